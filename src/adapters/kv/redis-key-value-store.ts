@@ -1,0 +1,31 @@
+import type { Redis } from 'ioredis';
+import type { KeyValueStore } from './key-value-store.js';
+
+/** The store shared by every API and worker process when REDIS_URL is set. */
+export class RedisKeyValueStore implements KeyValueStore {
+  constructor(private readonly redis: Redis) {}
+
+  get(key: string): Promise<string | null> {
+    return this.redis.get(key);
+  }
+
+  async set(key: string, value: string, ttlSeconds?: number): Promise<void> {
+    if (ttlSeconds === undefined) await this.redis.set(key, value);
+    else await this.redis.set(key, value, 'EX', Math.max(1, Math.ceil(ttlSeconds)));
+  }
+
+  take(key: string): Promise<string | null> {
+    return this.redis.getdel(key);
+  }
+
+  async delete(...keys: string[]): Promise<void> {
+    if (keys.length > 0) await this.redis.del(...keys);
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
+  /** The connection belongs to whoever opened it; see redis-connection.ts. */
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,161 @@
+import { Queue, UnrecoverableError, Worker, type Job as BullJob } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from '../../lib/logger.js';
+import { closeRedis, createRedisConnection } from '../redis-connection.js';
+import {
+  DEFAULT_RETRY_POLICIES,
+  UnrecoverableJobError,
+  type AddOptions,
+  type FailedJob,
+  type Job,
+  type JobPayloads,
+  type JobQueue,
+  type ProcessOptions,
+  type QueueCounts,
+  type QueueName,
+  type RetryPolicies,
+} from './job-queue.js';
+
+export interface BullMqJobQueueOptions {
+  url: string;
+  /** Namespace for every BullMQ key (BullMQ does not allow an ioredis keyPrefix). */
+  prefix?: string;
+  log: Logger;
+  retry?: Partial<RetryPolicies>;
+  /** How long a job stays locked without renewal before BullMQ treats its worker as dead. */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  shutdownGraceMs?: number;
+}
+
+/** The queue at scale: BullMQ on Redis, shared by every worker process. */
+export class BullMqJobQueue implements JobQueue {
+  readonly kind = 'bullmq';
+  private readonly retry: RetryPolicies;
+  private readonly prefix: string;
+  /** Producers fail fast when Redis is down, so callers can fall back instead of hanging. */
+  private readonly producer: Redis;
+  private readonly queues = new Map<QueueName, Queue>();
+  private readonly workers: Worker[] = [];
+  private readonly workerConnections: Redis[] = [];
+
+  constructor(private readonly options: BullMqJobQueueOptions) {
+    this.retry = { ...DEFAULT_RETRY_POLICIES, ...options.retry };
+    this.prefix = options.prefix ?? 'bull';
+    this.producer = createRedisConnection({ url: options.url }, { enableOfflineQueue: false });
+  }
+
+  async add<N extends QueueName>(name: N, payload: JobPayloads[N], options: AddOptions = {}): Promise<void> {
+    const policy = this.retry[name];
+    await this.queue(name).add(name, payload, {
+      jobId: options.jobId,
+      delay: options.delayMs,
+      attempts: policy.attempts,
+      backoff: { type: 'exponential', delay: policy.backoffMs },
+      removeOnComplete: true,
+      removeOnFail: false,
+    });
+  }
+
+  process<N extends QueueName>(name: N, handler: (job: Job<N>) => Promise<void>, options: ProcessOptions<N> = {}): void {
+    // Workers block on Redis and must retry for ever (BullMQ requires maxRetriesPerRequest: null).
+    const connection = createRedisConnection({ url: this.options.url }, { maxRetriesPerRequest: null });
+    this.workerConnections.push(connection);
+    const log = this.options.log.child({ queue: name });
+    const worker = new Worker(
+      name,
+      async (bullJob: BullJob) => {
+        try {
+          await handler(toJob(name, bullJob));
+        } catch (error) {
+          if (error instanceof UnrecoverableJobError) throw new UnrecoverableError(error.message);
+          throw error;
+        }
+      },
+      {
+        connection,
+        prefix: this.prefix,
+        concurrency: Math.max(1, options.concurrency ?? 1),
+        lockDuration: this.options.lockDurationMs ?? 30_000,
+        stalledInterval: this.options.stalledIntervalMs ?? 30_000,
+      },
+    );
+    worker.on('error', (error) => log.warn({ err: error }, 'worker error'));
+    worker.on('failed', (bullJob, error) => {
+      if (bullJob === undefined) return;
+      void (async () => {
+        // 'failed' also fires for attempts that will be retried; only a job in the failed set is done for.
+        if ((await bullJob.getState()) !== 'failed') {
+          log.warn({ jobId: bullJob.id, attempt: bullJob.attemptsMade, err: error }, 'job failed; will retry');
+          return;
+        }
+        log.error({ jobId: bullJob.id, attempt: bullJob.attemptsMade, err: error }, 'job failed for good');
+        await options.onFailed?.(toJob(name, bullJob), error);
+      })().catch((hookError: unknown) => log.error({ err: hookError }, 'onFailed hook threw'));
+    });
+    this.workers.push(worker);
+  }
+
+  async failed(name: QueueName, limit = 50): Promise<FailedJob[]> {
+    const failed = await this.queue(name).getFailed(0, limit - 1);
+    return failed.map((job) => ({
+      id: String(job.id),
+      name,
+      payload: job.data as unknown,
+      attemptsMade: job.attemptsMade,
+      error: job.failedReason,
+      failedAt: new Date(job.finishedOn ?? job.timestamp),
+    }));
+  }
+
+  async counts(name: QueueName): Promise<QueueCounts> {
+    const counts = await this.queue(name).getJobCounts('waiting', 'delayed', 'prioritized', 'active', 'failed');
+    return {
+      waiting: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0),
+      active: counts.active ?? 0,
+      failed: counts.failed ?? 0,
+    };
+  }
+
+  async ping(): Promise<void> {
+    await this.producer.ping();
+  }
+
+  async close(): Promise<void> {
+    const grace = this.options.shutdownGraceMs ?? 10_000;
+    await Promise.all(
+      this.workers.map(async (worker) => {
+        const timer = setTimeout(() => {
+          // Jobs still running keep their lock until it expires; then the stalled check requeues them.
+          void worker.close(true);
+        }, grace);
+        await worker.close();
+        clearTimeout(timer);
+      }),
+    );
+    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+    await Promise.all([this.producer, ...this.workerConnections].map(closeRedis));
+    this.workers.length = 0;
+    this.queues.clear();
+  }
+
+  private queue(name: QueueName): Queue {
+    let queue = this.queues.get(name);
+    if (queue === undefined) {
+      queue = new Queue(name, { connection: this.producer, prefix: this.prefix, skipWaitingForReady: true });
+      queue.on('error', (error) => this.options.log.warn({ err: error, queue: name }, 'queue error'));
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+}
+
+function toJob<N extends QueueName>(name: N, job: BullJob): Job<N> {
+  return {
+    id: String(job.id),
+    name,
+    payload: job.data as JobPayloads[N],
+    attempt: job.attemptsMade + 1,
+    maxAttempts: job.opts.attempts ?? 1,
+  };
+}

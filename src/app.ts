@@ -1,0 +1,72 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppConfig } from './config/config.js';
+import authRateLimit from './plugins/app/auth-rate-limit.js';
+import authentication from './plugins/app/authentication.js';
+import errorHandler from './plugins/app/error-handler.js';
+import httpSecurity from './plugins/app/http-security.js';
+import openapi from './plugins/app/openapi.js';
+import repositories from './plugins/app/repositories.js';
+import services from './plugins/app/services.js';
+import infrastructure, { type InfrastructureOptions } from './plugins/external/infrastructure.js';
+import authRoutes from './routes/auth/auth-routes.js';
+import healthRoutes from './routes/health/health-routes.js';
+import usageRoutes from './routes/usage/usage-routes.js';
+import usersRoutes from './routes/users/users-routes.js';
+import { loggerOptions } from './lib/logger-options.js';
+
+export interface AppOptions {
+  config: AppConfig;
+  infrastructure?: InfrastructureOptions;
+}
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * The service as a Fastify plugin, in tiers: infrastructure, then repositories and services, then
+ * the HTTP surface and routes (API role) and the queue workers (worker role).
+ */
+export const serviceApp = fp<AppOptions>(
+  async (app, options) => {
+    const { role } = options.config;
+    await app.register(infrastructure, options);
+    await app.register(repositories);
+    await app.register(services);
+
+    if (role === 'api' || role === 'all') {
+      app.setValidatorCompiler(validatorCompiler);
+      app.setSerializerCompiler(serializerCompiler);
+      await app.register(errorHandler);
+      await app.register(httpSecurity);
+      await app.register(openapi);
+      await app.register(authRateLimit);
+      await app.register(authentication);
+
+      await app.register(healthRoutes);
+      await app.register(authRoutes, { prefix: '/auth' });
+      await app.register(usersRoutes, { prefix: '/users' });
+      await app.register(usageRoutes, { prefix: '/usage' });
+    }
+  },
+  { name: 'service-app' },
+);
+
+export function fastifyOptions(config: AppConfig, logger: FastifyServerOptions['logger'] = loggerOptions(config.logLevel)): FastifyServerOptions {
+  return {
+    logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Behind a load balancer, TRUST_PROXY lets rate limits see client addresses.
+    trustProxy: config.trustProxy,
+    // Request ids are generated here, never taken from a client header.
+    requestIdHeader: false,
+  };
+}
+
+/** Builds the whole service, ready but not listening. */
+export async function buildApp(options: AppOptions, serverOptions: FastifyServerOptions = fastifyOptions(options.config)): Promise<FastifyInstance> {
+  const app = Fastify(serverOptions);
+  await app.register(serviceApp, options);
+  await app.ready();
+  return app;
+}

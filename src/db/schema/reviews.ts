@@ -1,0 +1,57 @@
+import { bigint, index, integer, jsonb, pgTable, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { timestampMs } from './columns.js';
+import { pullRequests, type ReviewStatus } from './pull-requests.js';
+import { users } from './users.js';
+
+export const PIPELINE_STATES = [
+  'WEBHOOK_RECEIVED',
+  'PAYLOAD_SANITIZED',
+  'PR_CONTENT_EXTRACTED',
+  'PROCESSING_COMPLETED',
+  'PROCESSING_FAILED',
+] as const;
+export type PipelineState = (typeof PIPELINE_STATES)[number];
+
+export const REVIEW_MODES = ['quick', 'focused', 'deep'] as const;
+export type ReviewMode = (typeof REVIEW_MODES)[number];
+
+export interface ReviewCoverage {
+  files: number;
+  reviewableFiles: number;
+  lines: number;
+  reviewableLines: number;
+}
+
+/** One review per pull request; its id is the pull request's internal id. */
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: uuid('id').primaryKey(),
+    prId: bigint('pr_id', { mode: 'number' })
+      .notNull()
+      .references(() => pullRequests.prId, { onDelete: 'cascade' }),
+    // Denormalized from the pull request so the dashboard list is one index range per user.
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    state: varchar('state', { length: 56 }).$type<PipelineState>().notNull().default('WEBHOOK_RECEIVED'),
+    status: varchar('status', { length: 56 }).$type<ReviewStatus>().notNull().default('pending'),
+    triggedBy: varchar('trigged_by', { length: 16 }).$type<'webhook' | 'manual'>().notNull(),
+    mode: varchar('mode', { length: 16 }).$type<ReviewMode>().notNull().default('focused'),
+    attemptNumber: integer('attempt_number').notNull().default(1),
+    duration: integer('duration').notNull().default(0),
+    reviewSummary: text('review_summary'),
+    reviewdSha: varchar('reviewd_sha', { length: 64 }),
+    reviewRawJson: jsonb('review_raw_json'),
+    coverage: jsonb('coverage').$type<ReviewCoverage>(),
+    failureReason: text('failure_reason'),
+    startedAt: timestampMs('started_at').notNull().defaultNow(),
+    completedAt: timestampMs('completed_at'),
+  },
+  (table) => [
+    uniqueIndex('reviews_pr_id_key').on(table.prId),
+    index('reviews_user_started_idx').on(table.userId, table.startedAt.desc()),
+  ],
+);
+
+export type Review = typeof reviews.$inferSelect;

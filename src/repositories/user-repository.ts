@@ -1,0 +1,35 @@
+import { eq } from 'drizzle-orm';
+import type { Database, Executor } from '../db/database.js';
+import { users, type User } from '../db/schema/index.js';
+
+export type NewUser = typeof users.$inferInsert;
+export type UserChanges = Partial<Pick<User, 'name' | 'email' | 'emailNotification' | 'password' | 'lastLoginAt'>>;
+
+export class UserRepository {
+  constructor(private readonly db: Database) {}
+
+  async findById(id: string): Promise<User | undefined> {
+    const [user] = await this.db.select().from(users).where(eq(users.id, id)).limit(1);
+    return user;
+  }
+
+  /** Emails are stored lowercase; callers pass them normalized. */
+  async findByEmail(email: string): Promise<User | undefined> {
+    const [user] = await this.db.select().from(users).where(eq(users.email, email)).limit(1);
+    return user;
+  }
+
+  async create(values: NewUser, executor: Executor = this.db): Promise<User> {
+    const [user] = await executor.insert(users).values(values).returning();
+    return user!;
+  }
+
+  async update(id: string, changes: UserChanges): Promise<User | undefined> {
+    const [user] = await this.db.update(users).set(changes).where(eq(users.id, id)).returning();
+    return user;
+  }
+
+  async delete(id: string, executor: Executor = this.db): Promise<void> {
+    await executor.delete(users).where(eq(users.id, id));
+  }
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(264, 'must be at most 264 characters')
+  .toLowerCase()
+  .pipe(z.email({ error: 'must be a valid email address' }));
+
+export const passwordSchema = z.string().min(8, 'must be at least 8 characters').max(128, 'must be at most 128 characters');
+
+export const nameSchema = z.string().trim().min(1, 'must not be empty').max(56, 'must be at most 56 characters');
+
+export const messageSchema = z.object({ message: z.string() });
+
+export const errorSchema = z
+  .object({
+    statusCode: z.number().int(),
+    error: z.string(),
+    message: z.string(),
+    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: 'Error' });
+
+/** The error answers a route documents, all with the one error body. */
+export const errorResponses = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, errorSchema]));
+
+export const isoTimestamp = z.string().meta({ format: 'date-time', example: '2026-01-31T12:00:00.000Z' });
+
+export const noContent = z.null().meta({ description: 'No content' });

@@ -1,0 +1,29 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireSession } from '../../plugins/app/authentication.js';
+import { LEGACY_SESSION_COOKIE, clearSessionCookies } from '../auth/session-cookie.js';
+import { errorResponses, noContent } from '../common-schemas.js';
+import { updateUserBody, userResponse } from './users-schemas.js';
+
+const usersRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { users } = app.services;
+  const secure = app.config.publicUrl.startsWith('https:');
+  const tags = ['users'];
+
+  app.patch(
+    '/',
+    { schema: { tags, summary: 'Update the profile', body: updateUserBody, response: { 200: userResponse, ...errorResponses(400, 401, 409) } } },
+    async (request) => users.update(requireSession(request).userId, request.body),
+  );
+
+  app.delete(
+    '/',
+    { schema: { tags, summary: 'Delete the account and all its data', response: { 204: noContent, ...errorResponses(401, 503) } } },
+    async (request, reply) => {
+      await users.delete(requireSession(request).userId);
+      clearSessionCookies(reply, secure, LEGACY_SESSION_COOKIE);
+      return reply.code(204).send(null);
+    },
+  );
+};
+
+export default usersRoutes;

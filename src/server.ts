@@ -1,0 +1,57 @@
+import { buildApp } from './app.js';
+import { ConfigError } from './config/config-error.js';
+import { loadConfig, type AppConfig } from './config/config.js';
+
+const SHUTDOWN_TIMEOUT_MS = 30_000;
+
+/**
+ * Entry point: validates configuration, builds the service for this ROLE, listens (API roles) and
+ * shuts down with grace on SIGTERM/SIGINT: no new requests, in-flight requests and jobs finish or
+ * go back to the queue, then connections close.
+ */
+async function main() {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const startedAt = performance.now();
+  const app = await buildApp({ config });
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) {
+      app.log.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      app.log.error('shutdown timed out');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS).unref();
+    app.close().then(
+      () => {
+        clearTimeout(timer);
+        process.exit(0);
+      },
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+
+  if (config.role !== 'worker') await app.listen({ port: config.port, host: config.host });
+  app.log.info({ role: config.role, readyInMs: Math.round(performance.now() - startedAt) }, 'ready');
+}
+
+await main();

@@ -1,0 +1,36 @@
+import type { Redis } from 'ioredis';
+import type { KeyValueStore } from '../adapters/kv/key-value-store.js';
+import type { Mailer } from '../adapters/mail/mailer.js';
+import type { JobQueue } from '../adapters/queue/job-queue.js';
+import type { AppConfig } from '../config/config.js';
+import type { Database, DatabaseHandle } from '../db/database.js';
+import type { SecretBox } from '../lib/crypto/secret-box.js';
+import type { Repositories } from '../plugins/app/repositories.js';
+import type { Services } from '../plugins/app/services.js';
+import type { SessionInfo } from '../services/session-service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: AppConfig;
+    database: DatabaseHandle;
+    db: Database;
+    redis: Redis | undefined;
+    kv: KeyValueStore;
+    queue: JobQueue;
+    mailer: Mailer;
+    secretBox: SecretBox;
+    repos: Repositories;
+    services: Services;
+    authRateLimit: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  }
+
+  interface FastifyRequest {
+    /** Set by the authentication hook; null on public routes and anonymous optional ones. */
+    session: SessionInfo | null;
+  }
+
+  interface FastifyContextConfig {
+    /** Routes need a session unless they say `public` (no session read) or `optional`. */
+    auth?: 'public' | 'optional' | 'required';
+  }
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import type { Outbox } from './outbox.js';
+
+let counter = 0;
+
+export interface Account {
+  id: string;
+  name: string;
+  email: string;
+  password: string;
+  /** `session=<token>`, ready for a Cookie header. */
+  cookie: string;
+}
+
+/** The session cookie a response set, as a request header value. */
+export function sessionCookie(response: LightMyRequestResponse): string {
+  const cookie = response.cookies.find((item) => item.name === 'session');
+  if (!cookie) throw new Error(`no session cookie in a ${response.statusCode} response: ${response.body}`);
+  return `session=${cookie.value}`;
+}
+
+export const uniqueEmail = (label = 'user') => `${label}-${process.pid}-${Date.now().toString(36)}-${++counter}@example.com`;
+
+/** Signs up, reads the code from the outbox and verifies, as a new user would. */
+export async function createAccount(app: FastifyInstance, outbox: Outbox, overrides: Partial<Pick<Account, 'name' | 'email' | 'password'>> = {}): Promise<Account> {
+  const name = overrides.name ?? 'Test User';
+  const email = overrides.email ?? uniqueEmail();
+  const password = overrides.password ?? 'a long enough password';
+  const signup = await app.inject({ method: 'POST', url: '/auth/signup', payload: { name, email, password } });
+  expect(signup.statusCode, signup.body).toBe(201);
+  const otp = await outbox.code(email);
+  const verify = await app.inject({ method: 'POST', url: '/auth/verify-email', payload: { email, otp } });
+  expect(verify.statusCode, verify.body).toBe(200);
+  const { user } = verify.json<{ user: { id: string } }>();
+  return { id: user.id, name, email, password, cookie: sessionCookie(verify) };
+}

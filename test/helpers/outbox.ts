@@ -1,0 +1,54 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface MatchOptions {
+  subject?: string;
+  timeoutMs?: number;
+}
+
+export interface OutboxEmail {
+  file: string;
+  to: string;
+  subject: string;
+  raw: string;
+}
+
+/** Reads what the outbox mailer wrote, as a user would read their inbox. */
+export class Outbox {
+  constructor(readonly directory: string) {}
+
+  async all(): Promise<OutboxEmail[]> {
+    const files = (await readdir(this.directory).catch(() => [] as string[])).filter((file) => file.endsWith('.eml')).sort();
+    return Promise.all(
+      files.map(async (file) => {
+        const raw = await readFile(join(this.directory, file), 'utf8');
+        return { file, raw, to: header(raw, 'To'), subject: header(raw, 'Subject') };
+      }),
+    );
+  }
+
+  /**
+   * The newest email to `to`, with `subject` if given, waiting for it up to `timeoutMs` (some are
+   * sent after the response).
+   */
+  async latest(to: string, { subject, timeoutMs = 5_000 }: MatchOptions = {}): Promise<OutboxEmail> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = (await this.all()).filter((email) => email.to === to && (subject === undefined || email.subject === subject)).at(-1);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no email to ${to}${subject ? ` about "${subject}"` : ''} in ${this.directory}`);
+      await sleep(25);
+    }
+  }
+
+  /** The six-digit code of the newest matching email to `to`. */
+  async code(to: string, options?: MatchOptions): Promise<string> {
+    const email = await this.latest(to, options);
+    const match = /code is (\d{6})/.exec(email.raw);
+    if (!match) throw new Error(`no code in ${email.file}`);
+    return match[1]!;
+  }
+}
+
+const header = (raw: string, name: string) => new RegExp(`^${name}: (.*)$`, 'm').exec(raw)?.[1]?.trim() ?? '';

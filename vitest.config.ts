@@ -1,0 +1,22 @@
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+const withServers = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
+
+/**
+ * Integration tests run once on the embedded backends (PGlite, in-process store, database queue)
+ * and, when TEST_DATABASE_URL and TEST_REDIS_URL are set, once more on PostgreSQL, Redis and BullMQ.
+ */
+const projects: TestProjectInlineConfiguration[] = [
+  { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'] } },
+  { extends: true, test: { name: 'embedded', include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'], env: { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' } } },
+];
+if (withServers) projects.push({ extends: true, test: { name: 'servers', include: ['test/integration/**/*.test.ts'] } });
+
+export default defineConfig({
+  test: {
+    globalSetup: ['test/helpers/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects,
+  },
+});
