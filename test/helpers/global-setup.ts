@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/db/database.js';
-import { PGlite } from '@electric-sql/pglite';
+import { type PGlite } from '@electric-sql/pglite';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -11,7 +11,8 @@ export class RedisKeyValueStore implements KeyValueStore {
 
   async set(key: string, value: string, ttlSeconds?: number): Promise<void> {
     if (ttlSeconds === undefined) await this.redis.set(key, value);
-    else await this.redis.set(key, value, 'EX', Math.max(1, Math.ceil(ttlSeconds)));
+    // Milliseconds: rounding a fractional TTL up to whole seconds would keep entries (sessions) alive too long.
+    else await this.redis.set(key, value, 'PX', Math.max(1, Math.ceil(ttlSeconds * 1000)));
   }
 
   take(key: string): Promise<string | null> {

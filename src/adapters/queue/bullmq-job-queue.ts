@@ -28,6 +28,8 @@ export interface BullMqJobQueueOptions {
   shutdownGraceMs?: number;
 }
 
+const PRODUCER_READY_TIMEOUT_MS = 2_000;
+
 /** The queue at scale: BullMQ on Redis, shared by every worker process. */
 export class BullMqJobQueue implements JobQueue {
   readonly kind = 'bullmq';
@@ -47,6 +49,7 @@ export class BullMqJobQueue implements JobQueue {
 
   async add<N extends QueueName>(name: N, payload: JobPayloads[N], options: AddOptions = {}): Promise<void> {
     const policy = this.retry[name];
+    await this.producerReady();
     await this.queue(name).add(name, payload, {
       jobId: options.jobId,
       delay: options.delayMs,
@@ -90,13 +93,15 @@ export class BullMqJobQueue implements JobQueue {
           return;
         }
         log.error({ jobId: bullJob.id, attempt: bullJob.attemptsMade, err: error }, 'job failed for good');
-        await options.onFailed?.(toJob(name, bullJob), error);
+        // BullMQ has already counted the failed attempt: it was attempt `attemptsMade`, not the next one.
+        await options.onFailed?.({ ...toJob(name, bullJob), attempt: bullJob.attemptsMade }, error);
       })().catch((hookError: unknown) => log.error({ err: hookError }, 'onFailed hook threw'));
     });
     this.workers.push(worker);
   }
 
   async failed(name: QueueName, limit = 50): Promise<FailedJob[]> {
+    await this.producerReady();
     const failed = await this.queue(name).getFailed(0, limit - 1);
     return failed.map((job) => ({
       id: String(job.id),
@@ -109,6 +114,7 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   async counts(name: QueueName): Promise<QueueCounts> {
+    await this.producerReady();
     const counts = await this.queue(name).getJobCounts('waiting', 'delayed', 'prioritized', 'active', 'failed');
     return {
       waiting: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0),
@@ -118,6 +124,7 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   async ping(): Promise<void> {
+    await this.producerReady();
     await this.producer.ping();
   }
 
@@ -137,6 +144,28 @@ export class BullMqJobQueue implements JobQueue {
     await Promise.all([this.producer, ...this.workerConnections].map(closeRedis));
     this.workers.length = 0;
     this.queues.clear();
+  }
+
+  /**
+   * Waits (briefly) for the producer's connection. Without the offline queue a command sent while it
+   * is still connecting fails, and a Queue created then is broken for good: BullMQ keeps the failed
+   * start-up of its connection and every later call rejects with it.
+   */
+  private async producerReady(): Promise<void> {
+    const producer = this.producer;
+    if (producer.status === 'ready') return;
+    if (producer.status === 'end') throw new Error('the queue is closed');
+    await new Promise<void>((resolve, reject) => {
+      const onReady = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        producer.off('ready', onReady);
+        reject(new Error('Redis is not reachable'));
+      }, PRODUCER_READY_TIMEOUT_MS);
+      producer.once('ready', onReady);
+    });
   }
 
   private queue(name: QueueName): Queue {

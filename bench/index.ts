@@ -1,0 +1,24 @@
+import { authSessionBench } from './scenarios/auth-session.js';
+import { startupBench } from './scenarios/startup.js';
+import { serversAvailable, type Backend } from './lib/bench-app.js';
+
+/**
+ * `npm run bench [scenario...]`: every scenario on the embedded backends and, when PostgreSQL and
+ * Redis are reachable (BENCH_* or TEST_* URLs, else the loopback defaults), on the servers.
+ * BENCH_DURATION sets the seconds of each load run (default 10).
+ */
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const backends: Backend[] = ['embedded', ...((await serversAvailable()) ? (['servers'] as const) : [])];
+if (!backends.includes('servers')) console.log('PostgreSQL or Redis unreachable: embedded backends only');
+
+const scenarios: Record<string, () => Promise<void>> = {
+  startup: startupBench,
+  'auth-session': async () => {
+    for (const backend of backends) await authSessionBench(backend, duration);
+  },
+};
+
+const selected = process.argv.slice(2);
+for (const [name, run] of Object.entries(scenarios)) {
+  if (selected.length === 0 || selected.includes(name)) await run();
+}
