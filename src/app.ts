@@ -10,16 +10,21 @@ import jsonBody from './plugins/app/json-body.js';
 import openapi from './plugins/app/openapi.js';
 import repositories from './plugins/app/repositories.js';
 import services from './plugins/app/services.js';
+import workers, { type WorkerOptions } from './plugins/app/workers.js';
 import infrastructure, { type InfrastructureOptions } from './plugins/external/infrastructure.js';
 import authRoutes from './routes/auth/auth-routes.js';
+import codehostRoutes from './routes/auth/codehost-routes.js';
 import healthRoutes from './routes/health/health-routes.js';
 import usageRoutes from './routes/usage/usage-routes.js';
+import pullRequestsRoutes from './routes/pull-requests/pull-requests-routes.js';
 import usersRoutes from './routes/users/users-routes.js';
+import webhookRoutes from './routes/webhook/webhook-routes.js';
 import { loggerOptions } from './lib/logger-options.js';
 
 export interface AppOptions {
   config: AppConfig;
   infrastructure?: InfrastructureOptions;
+  workers?: WorkerOptions;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -47,9 +52,17 @@ export const serviceApp = fp<AppOptions>(
 
       await app.register(healthRoutes);
       await app.register(authRoutes, { prefix: '/auth' });
+      await app.register(codehostRoutes, { prefix: '/auth' });
       await app.register(usersRoutes, { prefix: '/users' });
       await app.register(usageRoutes, { prefix: '/usage' });
+      await app.register(webhookRoutes, { prefix: '/webhook' });
+      await app.register(pullRequestsRoutes, { prefix: '/pull-request' });
+      if (options.config.github.webhookSecret === undefined) {
+        app.log.warn('GITHUB_WEBHOOK_SECRET is not set: unsigned webhook deliveries are accepted (development only)');
+      }
     }
+
+    if (role === 'worker' || role === 'all') await app.register(workers, options.workers ?? {});
   },
   { name: 'service-app' },
 );

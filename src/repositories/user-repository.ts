@@ -1,9 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type { Database, Executor } from '../db/database.js';
 import { users, type User } from '../db/schema/index.js';
 
 export type NewUser = typeof users.$inferInsert;
-export type UserChanges = Partial<Pick<User, 'name' | 'email' | 'emailNotification' | 'password' | 'lastLoginAt'>>;
+export type UserChanges = Partial<
+  Pick<User, 'name' | 'email' | 'emailNotification' | 'password' | 'lastLoginAt' | 'codehostUserId' | 'codehostUsername' | 'codehostToken'>
+>;
 
 export class UserRepository {
   constructor(private readonly db: Database) {}
@@ -19,13 +21,29 @@ export class UserRepository {
     return user;
   }
 
+  async findByCodehostId(codehostUserId: number): Promise<User | undefined> {
+    const [user] = await this.db.select().from(users).where(eq(users.codehostUserId, codehostUserId)).limit(1);
+    return user;
+  }
+
+  /**
+   * GitHub logins can be renamed and then taken by someone else: a login still held by another
+   * GitHub id is stale and is released before it is given to its new holder.
+   */
+  async releaseStaleUsername(login: string, holderId: number, executor: Executor = this.db): Promise<void> {
+    await executor
+      .update(users)
+      .set({ codehostUsername: null })
+      .where(and(eq(users.codehostUsername, login), ne(users.codehostUserId, holderId)));
+  }
+
   async create(values: NewUser, executor: Executor = this.db): Promise<User> {
     const [user] = await executor.insert(users).values(values).returning();
     return user!;
   }
 
-  async update(id: string, changes: UserChanges): Promise<User | undefined> {
-    const [user] = await this.db.update(users).set(changes).where(eq(users.id, id)).returning();
+  async update(id: string, changes: UserChanges, executor: Executor = this.db): Promise<User | undefined> {
+    const [user] = await executor.update(users).set(changes).where(eq(users.id, id)).returning();
     return user;
   }
 

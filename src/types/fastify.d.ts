@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { GitHubClient } from '../adapters/github/github-client.js';
 import type { KeyValueStore } from '../adapters/kv/key-value-store.js';
 import type { Mailer } from '../adapters/mail/mailer.js';
 import type { JobQueue } from '../adapters/queue/job-queue.js';
@@ -19,6 +20,7 @@ declare module 'fastify' {
     queue: JobQueue;
     mailer: Mailer;
     secretBox: SecretBox;
+    github: GitHubClient;
     repos: Repositories;
     services: Services;
     authRateLimit: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -27,6 +29,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the authentication hook; null on public routes and anonymous optional ones. */
     session: SessionInfo | null;
+    /** The exact request bytes, kept by the webhook router for signature checks. */
+    rawBody: Buffer | null;
   }
 
   interface FastifyContextConfig {

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, fastifyOptions } from '../../src/app.js';
-import { loadConfig, type AppConfig } from '../../src/config/config.js';
+import { loadConfig, type AppConfig, type Role } from '../../src/config/config.js';
 import { loggerOptions } from '../../src/lib/logger-options.js';
+import type { WorkerOptions } from '../../src/plugins/app/workers.js';
 import type { InfrastructureOptions } from '../../src/plugins/external/infrastructure.js';
 import { createTestDatabase, deleteRedisPrefix, pgliteTemplate, serverUrls, uniqueName } from './backends.js';
 import { Outbox } from './outbox.js';
@@ -17,12 +18,20 @@ export interface TestApp {
   /** Every log line the app wrote, raw. */
   logs: string[];
   backend: 'embedded' | 'servers';
+  /** This app's namespace in Redis. */
+  redisKeyPrefix: string;
   close(): Promise<void>;
 }
 
 export interface TestAppOptions {
   env?: Record<string, string>;
   infrastructure?: InfrastructureOptions;
+  workers?: WorkerOptions;
+  /**
+   * Run only this role's part (`api`: no workers, so jobs stay queued where a test can see them).
+   * Set after validation, which rightly refuses a split role on the embedded database.
+   */
+  role?: Role;
 }
 
 /**
@@ -35,7 +44,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const database = databaseUrl === undefined ? undefined : await createTestDatabase(databaseUrl);
   const redisKeyPrefix = `${uniqueName('test')}:`;
 
-  const config = loadConfig({
+  const validated = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'debug',
@@ -44,6 +53,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(redisUrl === undefined ? {} : { REDIS_URL: redisUrl }),
     ...options.env,
   });
+  const config: AppConfig = { ...validated, role: options.role ?? validated.role };
 
   const logs: string[] = [];
   const stream = new Writable({
@@ -62,6 +72,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
         ...options.infrastructure,
         queue: { pollIntervalMs: 20, shutdownGraceMs: 2_000, ...options.infrastructure?.queue },
       },
+      workers: { relayIntervalMs: 200, ...options.workers },
     },
     fastifyOptions(config, logger),
   );
@@ -72,6 +83,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     outbox: new Outbox(join(dataDir, 'outbox')),
     logs,
     backend: database === undefined ? 'embedded' : 'servers',
+    redisKeyPrefix,
     close: async () => {
       await app.close();
       await database?.drop();

@@ -9,3 +9,4 @@ export * from './reviews.js';
 export * from './conversations.js';
 export * from './usage.js';
 export * from './jobs.js';
+export * from './webhook-deliveries.js';

@@ -41,6 +41,9 @@ export const reviews = pgTable(
     attemptNumber: integer('attempt_number').notNull().default(1),
     duration: integer('duration').notNull().default(0),
     reviewSummary: text('review_summary'),
+    /** The commit the current (or last) run reviews; a new run for the same commit is not started twice. */
+    headSha: varchar('head_sha', { length: 64 }),
+    /** The commit of the last completed review: an incremental review starts from it. */
     reviewdSha: varchar('reviewd_sha', { length: 64 }),
     reviewRawJson: jsonb('review_raw_json'),
     coverage: jsonb('coverage').$type<ReviewCoverage>(),

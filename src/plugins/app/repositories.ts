@@ -1,5 +1,9 @@
 import fp from 'fastify-plugin';
 import { OtpRepository } from '../../repositories/otp-repository.js';
+import { PullRequestRepository } from '../../repositories/pull-request-repository.js';
+import { RepositoryLinkRepository } from '../../repositories/repository-link-repository.js';
+import { ReviewRepository } from '../../repositories/review-repository.js';
+import { WebhookDeliveryRepository } from '../../repositories/webhook-delivery-repository.js';
 import { SessionRepository } from '../../repositories/session-repository.js';
 import { UsageRepository } from '../../repositories/usage-repository.js';
 import { UserRepository } from '../../repositories/user-repository.js';
@@ -9,6 +13,10 @@ export interface Repositories {
   sessions: SessionRepository;
   otpRecords: OtpRepository;
   usage: UsageRepository;
+  pullRequests: PullRequestRepository;
+  repositoryLinks: RepositoryLinkRepository;
+  deliveries: WebhookDeliveryRepository;
+  reviews: ReviewRepository;
 }
 
 export default fp(
@@ -18,6 +26,10 @@ export default fp(
       sessions: new SessionRepository(app.db),
       otpRecords: new OtpRepository(app.db),
       usage: new UsageRepository(app.db),
+      pullRequests: new PullRequestRepository(app.db),
+      repositoryLinks: new RepositoryLinkRepository(app.db),
+      deliveries: new WebhookDeliveryRepository(app.db),
+      reviews: new ReviewRepository(app.db),
     };
     app.decorate('repos', repositories);
   },

@@ -1,16 +1,22 @@
 import fp from 'fastify-plugin';
 import { deriveKey } from '../../lib/crypto/tokens.js';
 import { AuthService } from '../../routes/auth/auth-service.js';
+import { CodehostService } from '../../routes/auth/codehost-service.js';
 import { OneTimeCodes } from '../../routes/auth/one-time-codes.js';
+import { PullRequestsService } from '../../routes/pull-requests/pull-requests-service.js';
 import { UsersService } from '../../routes/users/users-service.js';
+import { WebhookService } from '../../routes/webhook/webhook-service.js';
 import { SessionService } from '../../services/session-service.js';
 import { UsageService } from '../../services/usage-service.js';
 
 export interface Services {
   sessions: SessionService;
   auth: AuthService;
+  codehost: CodehostService;
   users: UsersService;
   usage: UsageService;
+  webhook: WebhookService;
+  pullRequests: PullRequestsService;
 }
 
 /** The services hold the rules; routes and workers only call them. */
@@ -19,6 +25,7 @@ export default fp(
     const { repos, config } = app;
     const log = app.log.child({ component: 'services' });
     const sessions = new SessionService(repos.sessions, app.kv, log);
+
     const services: Services = {
       sessions,
       auth: new AuthService({
@@ -31,8 +38,29 @@ export default fp(
         publicUrl: config.publicUrl,
         log,
       }),
+      codehost: new CodehostService({
+        db: app.db,
+        github: app.github,
+        users: repos.users,
+        sessions,
+        kv: app.kv,
+        secretBox: app.secretBox,
+        publicUrl: config.publicUrl,
+      }),
       users: new UsersService({ db: app.db, users: repos.users, sessionRecords: repos.sessions, sessions, kv: app.kv }),
       usage: new UsageService(repos.usage, config.freeAllowanceUsd),
+      pullRequests: new PullRequestsService(repos.pullRequests),
+      webhook: new WebhookService({
+        db: app.db,
+        users: repos.users,
+        pullRequests: repos.pullRequests,
+        repositoryLinks: repos.repositoryLinks,
+        deliveries: repos.deliveries,
+        reviews: repos.reviews,
+        queue: app.queue,
+        webhookSecret: config.github.webhookSecret,
+        log: log.child({ component: 'webhook' }),
+      }),
     };
     app.decorate('services', services);
   },

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import fp from 'fastify-plugin';
+import { GitHubClient } from '../../adapters/github/github-client.js';
 import type { KeyValueStore } from '../../adapters/kv/key-value-store.js';
 import { MemoryKeyValueStore } from '../../adapters/kv/memory-key-value-store.js';
 import { RedisKeyValueStore } from '../../adapters/kv/redis-key-value-store.js';
@@ -24,7 +25,7 @@ export interface InfrastructureOptions {
 }
 
 /**
- * The external tier: database, key-value store, queue and mail, each chosen by configuration
+ * The external tier: database, key-value store, queue, mail and GitHub, each chosen by configuration
  * (embedded defaults, or PostgreSQL, Redis, BullMQ and SMTP), and closed in reverse order.
  */
 export default fp<{ config: AppConfig; infrastructure?: InfrastructureOptions }>(
@@ -58,6 +59,10 @@ export default fp<{ config: AppConfig; infrastructure?: InfrastructureOptions }>
     app.decorate('queue', queue);
     app.decorate('mailer', mailer);
     app.decorate('secretBox', new SecretBox(config.encryptionKey));
+    app.decorate(
+      'github',
+      new GitHubClient({ webUrl: config.github.url, apiUrl: config.github.apiUrl, clientId: config.github.clientId, clientSecret: config.github.clientSecret }),
+    );
 
     app.addHook('onClose', async () => {
       // Workers first, so running jobs can still reach the database while they finish.

@@ -1,0 +1,103 @@
+import { AppError } from '../../lib/app-error.js';
+
+export interface GitHubUser {
+  id: number;
+  login: string;
+  name: string | null;
+  email: string | null;
+}
+
+export interface GitHubClientOptions {
+  /** `GITHUB_URL`: the web host (OAuth pages and token exchange). */
+  webUrl: string;
+  /** `GITHUB_API_URL`: the REST API. */
+  apiUrl: string;
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  timeoutMs?: number;
+}
+
+/** GitHub answered, but not with what was asked (a refused code, a revoked token, a missing repo). */
+export class GitHubApiError extends Error {
+  override name = 'GitHubApiError';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const USER_AGENT = 'pr-review-service';
+
+/**
+ * The calls this service makes to GitHub or GitHub Enterprise, all against the configured hosts so
+ * tests can point them at a local fake.
+ */
+export class GitHubClient {
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: GitHubClientOptions) {
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  get oauthConfigured(): boolean {
+    return this.options.clientId !== undefined && this.options.clientSecret !== undefined;
+  }
+
+  authorizeUrl(state: string, redirectUri: string, scope: string): string {
+    const url = new URL(`${this.options.webUrl}/login/oauth/authorize`);
+    url.search = new URLSearchParams({ client_id: this.options.clientId ?? '', redirect_uri: redirectUri, scope, state }).toString();
+    return url.toString();
+  }
+
+  /** Trades the callback's code for an access token. GitHub reports a bad code with a 200 and an `error`. */
+  async exchangeCode(code: string, redirectUri: string): Promise<string> {
+    const response = await this.fetch(`${this.options.webUrl}/login/oauth/access_token`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: this.options.clientId, client_secret: this.options.clientSecret, code, redirect_uri: redirectUri }),
+    });
+    const body = (await response.json().catch(() => ({}))) as { access_token?: string; error?: string; error_description?: string };
+    if (!response.ok || typeof body.access_token !== 'string') {
+      throw new GitHubApiError(response.ok ? 400 : response.status, body.error_description ?? body.error ?? `token exchange failed with ${response.status}`);
+    }
+    return body.access_token;
+  }
+
+  async getUser(token: string): Promise<GitHubUser> {
+    const user = await this.api<GitHubUser>('/user', token);
+    return { id: user.id, login: user.login, name: user.name ?? null, email: user.email ?? null };
+  }
+
+  /** The primary verified address, for accounts that keep their email private. */
+  async getPrimaryEmail(token: string): Promise<string | null> {
+    const emails = await this.api<Array<{ email: string; primary: boolean; verified: boolean }>>('/user/emails', token);
+    return emails.find((entry) => entry.primary && entry.verified)?.email ?? null;
+  }
+
+  private async api<T>(path: string, token: string | undefined, accept = 'application/vnd.github+json'): Promise<T> {
+    const response = await this.request(path, token, accept);
+    return (await response.json()) as T;
+  }
+
+  private async request(path: string, token: string | undefined, accept: string): Promise<Response> {
+    const headers: Record<string, string> = { accept, 'x-github-api-version': '2022-11-28' };
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    const response = await this.fetch(`${this.options.apiUrl}${path}`, { headers });
+    if (!response.ok) {
+      const body = (await response.json().catch(() => ({}))) as { message?: string };
+      throw new GitHubApiError(response.status, body.message ?? `GitHub answered ${response.status} for ${path}`);
+    }
+    return response;
+  }
+
+  private async fetch(url: string, init: RequestInit): Promise<Response> {
+    try {
+      return await fetch(url, { ...init, headers: { 'user-agent': USER_AGENT, ...(init.headers as Record<string, string>) }, signal: AbortSignal.timeout(this.timeoutMs) });
+    } catch (error) {
+      // Refused, reset or timed out: GitHub is down for us, which is neither the caller's fault nor a bug.
+      throw new AppError('UNAVAILABLE', `GitHub could not be reached (${(error as Error).name})`);
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import { and, asc, desc, eq, gte, ilike, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import type { Database, Executor } from '../db/database.js';
+import { pullRequests, type PullRequest, type ReviewStatus } from '../db/schema/index.js';
+import { containsPattern } from '../lib/like-pattern.js';
+import { excludedExcept } from './columns.js';
+
+export type PullRequestValues = typeof pullRequests.$inferInsert;
+
+export interface PullRequestFilter {
+  /** Desc: updated at or before it (`<=`); asc: at or after it, so each page continues the last. */
+  cursor?: Date;
+  search?: string;
+  status?: ReviewStatus;
+  repositories?: string[];
+  order: 'asc' | 'desc';
+}
+
+export const PAGE_SIZE = 20;
+
+export class PullRequestRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Inserts or updates from a webhook payload. Deliveries can arrive out of order: a payload older
+   * than the stored one (by GitHub's `updated_at`) changes nothing. Returns the row's id and whether
+   * this payload is now the stored one.
+   */
+  async upsertFromWebhook(values: PullRequestValues, executor: Executor = this.db): Promise<{ id: string; current: boolean }> {
+    const [written] = await executor
+      .insert(pullRequests)
+      .values(values)
+      .onConflictDoUpdate({
+        target: pullRequests.prId,
+        set: excludedExcept(pullRequests, 'id', 'prId', 'reviewStatus', 'diffContent', 'createdAt'),
+        setWhere: sql`excluded.updated_at >= ${pullRequests.updatedAt}`,
+      })
+      .returning({ id: pullRequests.id });
+    if (written !== undefined) return { id: written.id, current: true };
+    const [existing] = await executor.select({ id: pullRequests.id }).from(pullRequests).where(eq(pullRequests.prId, values.prId)).limit(1);
+    return { id: existing!.id, current: false };
+  }
+
+  /** One page of a user's pull requests; every variant is one range of a (user_id, …, updated_at) index. */
+  listQuery(userId: string, filter: PullRequestFilter) {
+    const conditions: Array<SQL | undefined> = [eq(pullRequests.userId, userId)];
+    if (filter.status !== undefined) conditions.push(eq(pullRequests.reviewStatus, filter.status));
+    if (filter.repositories?.length) conditions.push(inArray(pullRequests.repositoryName, filter.repositories));
+    if (filter.search) conditions.push(ilike(pullRequests.title, containsPattern(filter.search)));
+    if (filter.cursor !== undefined) conditions.push(filter.order === 'desc' ? lte(pullRequests.updatedAt, filter.cursor) : gte(pullRequests.updatedAt, filter.cursor));
+    const direction = filter.order === 'desc' ? desc : asc;
+    return this.db
+      .select()
+      .from(pullRequests)
+      .where(and(...conditions))
+      .orderBy(direction(pullRequests.updatedAt), direction(pullRequests.id))
+      .limit(PAGE_SIZE);
+  }
+
+  list(userId: string, filter: PullRequestFilter): Promise<PullRequest[]> {
+    return this.listQuery(userId, filter);
+  }
+
+  /** Pull requests updated at or after `since`, newest first. */
+  summaryQuery(userId: string, since: Date | undefined, search: string | undefined) {
+    return this.db
+      .select({
+        id: pullRequests.id,
+        prId: pullRequests.prId,
+        prNumber: pullRequests.prNumber,
+        title: pullRequests.title,
+        createdAt: pullRequests.createdAt,
+        htmlUrl: pullRequests.htmlUrl,
+      })
+      .from(pullRequests)
+      .where(
+        and(
+          eq(pullRequests.userId, userId),
+          since === undefined ? undefined : gte(pullRequests.updatedAt, since),
+          search ? ilike(pullRequests.title, containsPattern(search)) : undefined,
+        ),
+      )
+      .orderBy(desc(pullRequests.updatedAt), desc(pullRequests.id))
+      .limit(PAGE_SIZE);
+  }
+
+  async setReviewStatus(id: string, status: ReviewStatus, executor: Executor = this.db): Promise<void> {
+    // The list is ordered by GitHub's updated_at; a status change must not move the pull request in it.
+    await executor.update(pullRequests).set({ reviewStatus: status, updatedAt: sql`${pullRequests.updatedAt}` }).where(eq(pullRequests.id, id));
+  }
+
+  async findOwned(userId: string, id: string): Promise<PullRequest | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(pullRequests)
+      .where(and(eq(pullRequests.userId, userId), eq(pullRequests.id, id)))
+      .limit(1);
+    return row;
+  }
+
+  async findByPrId(prId: number): Promise<PullRequest | undefined> {
+    const [row] = await this.db.select().from(pullRequests).where(eq(pullRequests.prId, prId)).limit(1);
+    return row;
+  }
+}

@@ -1,0 +1,39 @@
+import { and, asc, eq, inArray, isNull, lt } from 'drizzle-orm';
+import type { Database, Executor } from '../db/database.js';
+import { webhookDeliveries, type WebhookDelivery } from '../db/schema/index.js';
+
+export type DeliveryValues = typeof webhookDeliveries.$inferInsert;
+
+export class WebhookDeliveryRepository {
+  constructor(private readonly db: Database) {}
+
+  /** False when the delivery id was seen before. */
+  async insert(values: DeliveryValues, executor: Executor = this.db): Promise<boolean> {
+    const rows = await executor.insert(webhookDeliveries).values(values).onConflictDoNothing().returning({ id: webhookDeliveries.deliveryId });
+    return rows.length > 0;
+  }
+
+  async find(deliveryId: string): Promise<WebhookDelivery | undefined> {
+    const [row] = await this.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.deliveryId, deliveryId)).limit(1);
+    return row;
+  }
+
+  async markStartsReview(deliveryId: string, executor: Executor = this.db): Promise<void> {
+    await executor.update(webhookDeliveries).set({ startsReview: true }).where(eq(webhookDeliveries.deliveryId, deliveryId));
+  }
+
+  async markEnqueued(deliveryIds: string[]): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    await this.db.update(webhookDeliveries).set({ enqueuedAt: new Date() }).where(inArray(webhookDeliveries.deliveryId, deliveryIds));
+  }
+
+  /** Deliveries that should have a job and have none yet, received before `before`, oldest first. */
+  listUnqueued(before: Date, limit: number): Promise<WebhookDelivery[]> {
+    return this.db
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.startsReview, true), isNull(webhookDeliveries.enqueuedAt), lt(webhookDeliveries.receivedAt, before)))
+      .orderBy(asc(webhookDeliveries.receivedAt))
+      .limit(limit);
+  }
+}

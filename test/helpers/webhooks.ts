@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { sign } from '@octokit/webhooks-methods';
+import type { PullRequestEvent } from '@octokit/webhooks-types';
+import type { InjectOptions } from 'fastify';
+
+// The package's entry point is a JSON file.
+const examples = createRequire(import.meta.url)('@octokit/webhooks-examples') as unknown;
+
+export const WEBHOOK_SECRET = 'test-webhook-secret';
+
+type Example = PullRequestEvent;
+
+/** GitHub's own recorded pull_request payloads, one per action variant. */
+export const pullRequestExamples: Example[] = (examples as Array<{ name: string; examples: Example[] }>).find((entry) => entry.name === 'pull_request')!.examples;
+
+export interface PayloadOverrides {
+  authorId: number;
+  prId?: number;
+  action?: string;
+  headSha?: string;
+  title?: string;
+  updatedAt?: string;
+  draft?: boolean;
+  number?: number;
+  repository?: { id: number; full_name: string };
+}
+
+let nextPrId = 700_000_000_000 + Math.floor(Math.random() * 1_000_000) * 1000;
+export const newPrId = () => nextPrId++;
+
+/** A real example payload (the first of `action`), retargeted at a test author and pull request. */
+export function examplePayload(overrides: PayloadOverrides): Example {
+  const action = overrides.action ?? 'opened';
+  const base = pullRequestExamples.find((example) => example.action === action) ?? pullRequestExamples[0]!;
+  const payload = structuredClone(base);
+  (payload as { action: string }).action = action;
+  const pr = payload.pull_request;
+  pr.id = overrides.prId ?? newPrId();
+  pr.user.id = overrides.authorId;
+  if (overrides.number !== undefined) {
+    pr.number = overrides.number;
+    payload.number = overrides.number;
+  }
+  if (overrides.headSha !== undefined) pr.head.sha = overrides.headSha;
+  if (overrides.title !== undefined) pr.title = overrides.title;
+  if (overrides.updatedAt !== undefined) pr.updated_at = overrides.updatedAt;
+  if (overrides.draft !== undefined) pr.draft = overrides.draft;
+  if (overrides.repository !== undefined) Object.assign(payload.repository, overrides.repository);
+  return payload;
+}
+
+/** The request GitHub would send: the body signed with the secret, the event and a delivery id. */
+export async function signedDelivery(
+  payload: unknown,
+  { secret = WEBHOOK_SECRET, event = 'pull_request', deliveryId = randomUUID(), headers = {} as Record<string, string> } = {},
+): Promise<InjectOptions> {
+  const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
+  return {
+    method: 'POST',
+    url: '/webhook',
+    payload: body,
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': event,
+      'x-github-delivery': deliveryId,
+      'x-hub-signature-256': await sign(secret, body),
+      ...headers,
+    },
+  };
+}

@@ -1,0 +1,173 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/db/database.js';
+import { pullRequests, type ReviewStatus } from '../../src/db/schema/index.js';
+import { createAccount, type Account } from '../helpers/accounts.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { newPrId } from '../helpers/webhooks.js';
+
+const BASE = Date.parse('2026-03-01T10:00:00.000Z');
+const STATUSES: ReviewStatus[] = ['pending', 'completed', 'failed'];
+const REPOS = ['acme/api', 'acme/web', 'other/tool'];
+
+interface Item {
+  title: string;
+  prId: number;
+  repositoryName: string;
+  status: string;
+  updatedAt: string;
+}
+
+/** 30 pull requests, one minute apart, cycling through statuses and repositories. */
+async function seedPullRequests(t: TestApp, userId: string, count = 30) {
+  const rows = Array.from({ length: count }, (_, i) => ({
+    userId,
+    prId: newPrId(),
+    repositoryName: REPOS[i % 3]!,
+    prNumber: i + 1,
+    title: i % 5 === 0 ? `Fix 100% CPU_usage in parser #${i}` : `Feature number ${i}`,
+    state: 'open',
+    reviewStatus: STATUSES[i % 3]!,
+    headBranch: `feature-${i}`,
+    baseBranch: 'main',
+    baseSha: 'a'.repeat(40),
+    headSha: 'b'.repeat(40),
+    bodyBlob: {},
+    createdAt: new Date(BASE + i * 60_000 - 3_600_000),
+    updatedAt: new Date(BASE + i * 60_000 + 123),
+  }));
+  await t.app.db.insert(pullRequests).values(rows);
+  return rows;
+}
+
+describe('/pull-request lists', () => {
+  let t: TestApp;
+  let owner: Account;
+  let stranger: Account;
+  beforeAll(async () => {
+    t = await createTestApp({ role: 'api' });
+    owner = await createAccount(t.app, t.outbox);
+    stranger = await createAccount(t.app, t.outbox);
+    await seedPullRequests(t, owner.id);
+    await seedPullRequests(t, stranger.id, 5);
+  });
+  afterAll(() => t.close());
+
+  const list = async (url: string, account = owner) => {
+    const response = await t.app.inject({ method: 'GET', url, headers: { cookie: account.cookie } });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<Item[]>();
+  };
+  const minute = (i: number) => new Date(BASE + i * 60_000 + 123).toISOString();
+
+  it('returns 20, newest first, only the caller’s', async () => {
+    const items = await list('/pull-request/list');
+    expect(items).toHaveLength(20);
+    expect(items[0]!.updatedAt).toBe(minute(29));
+    expect(items[19]!.updatedAt).toBe(minute(10));
+    expect((await list('/pull-request/list', stranger)).every((item) => !items.some((mine) => mine.prId === item.prId))).toBe(true);
+    expect(await list('/pull-request/list', stranger)).toHaveLength(5);
+  });
+
+  it('pages with the last item’s updatedAt as cursor, by query or path, inclusive (<=)', async () => {
+    const first = await list('/pull-request/list');
+    const cursor = first.at(-1)!.updatedAt;
+    const byQuery = await list(`/pull-request/list?lastUpdatedAt=${encodeURIComponent(cursor)}`);
+    const byPath = await list(`/pull-request/list/${encodeURIComponent(cursor)}`);
+    expect(byPath).toEqual(byQuery);
+    expect(byQuery[0]!.updatedAt).toBe(cursor);
+    expect(byQuery.map((item) => item.updatedAt)).toEqual(Array.from({ length: 11 }, (_, i) => minute(10 - i)));
+    const epoch = await list(`/pull-request/list/${Date.parse(cursor)}`);
+    expect(epoch).toEqual(byQuery);
+  });
+
+  it('orders ascending, and an ascending cursor continues forward (>=)', async () => {
+    const ascending = await list('/pull-request/list?order=asc');
+    expect(ascending.map((item) => item.updatedAt)).toEqual(Array.from({ length: 20 }, (_, i) => minute(i)));
+    const next = await list(`/pull-request/list?order=asc&lastUpdatedAt=${encodeURIComponent(ascending.at(-1)!.updatedAt)}`);
+    expect(next.map((item) => item.updatedAt)).toEqual(Array.from({ length: 11 }, (_, i) => minute(19 + i)));
+  });
+
+  it('searches titles case-insensitively, with % and _ taken literally', async () => {
+    const cpu = await list('/pull-request/list?search=cpu_USAGE');
+    expect(cpu).toHaveLength(6);
+    expect(cpu.every((item) => item.title.includes('CPU_usage'))).toBe(true);
+    expect(await list('/pull-request/list?search=100%25')).toHaveLength(6);
+    expect(await list('/pull-request/list?search=%25')).toHaveLength(6);
+    expect(await list('/pull-request/list?search=_')).toHaveLength(6);
+    expect(await list('/pull-request/list?search=no-such-title')).toEqual([]);
+  });
+
+  it('filters by review status, all included', async () => {
+    for (const status of STATUSES) {
+      const items = await list(`/pull-request/list?reviewStatus=${status}`);
+      expect(items).toHaveLength(10);
+      expect(items.every((item) => item.status === status)).toBe(true);
+    }
+    expect(await list('/pull-request/list?reviewStatus=all')).toHaveLength(20);
+  });
+
+  it('filters by one repository or several (repeated parameter)', async () => {
+    const one = await list('/pull-request/list?repo=acme/web');
+    expect(one).toHaveLength(10);
+    expect(new Set(one.map((item) => item.repositoryName))).toEqual(new Set(['acme/web']));
+    const two = await list('/pull-request/list?repo=acme/web&repo=other/tool');
+    expect(two).toHaveLength(20);
+    expect(new Set(two.map((item) => item.repositoryName))).toEqual(new Set(['acme/web', 'other/tool']));
+    const combined = await list('/pull-request/list?repo=acme/api&reviewStatus=pending&search=feature');
+    expect(combined.every((item) => item.repositoryName === 'acme/api' && item.status === 'pending')).toBe(true);
+  });
+
+  it('summary: 20 newest updated at or after updatedAt, with search', async () => {
+    const response = await t.app.inject({ method: 'GET', url: `/pull-request/list/summary?updatedAt=${encodeURIComponent(minute(25))}`, headers: { cookie: owner.cookie } });
+    expect(response.statusCode).toBe(200);
+    const items = response.json<Array<{ id: string; prId: number; number: number; title: string; createdAt: string; htmlUrl: string | null }>>();
+    expect(items.map((item) => item.number)).toEqual([30, 29, 28, 27, 26]);
+    expect(Object.keys(items[0]!).sort()).toEqual(['createdAt', 'htmlUrl', 'id', 'number', 'prId', 'title']);
+    const searched = await t.app.inject({ method: 'GET', url: '/pull-request/list/summary?search=cpu', headers: { cookie: owner.cookie } });
+    expect(searched.json<unknown[]>()).toHaveLength(6);
+    expect((await t.app.inject({ method: 'GET', url: '/pull-request/list/summary', headers: { cookie: owner.cookie } })).json<unknown[]>()).toHaveLength(20);
+  });
+
+  it.each([
+    '/pull-request/list?lastUpdatedAt=yesterday',
+    '/pull-request/list/not-a-date',
+    '/pull-request/list?reviewStatus=done',
+    '/pull-request/list?order=sideways',
+    '/pull-request/list/summary?updatedAt=soon',
+  ])('refuses %s with 400', async (url) => {
+    const response = await t.app.inject({ method: 'GET', url, headers: { cookie: owner.cookie } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+  });
+
+  it('needs a session', async () => {
+    for (const url of ['/pull-request/list', '/pull-request/list/summary', `/pull-request/list/${BASE}`]) {
+      expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    }
+  });
+
+  it('serves every list variant from an index, not a scan of the table', async () => {
+    // Enough other users' rows that a sequential scan would be the planner's choice without the index.
+    for (let user = 0; user < 8; user++) {
+      const account = await createAccount(t.app, t.outbox);
+      await seedPullRequests(t, account.id, 250);
+    }
+    await t.app.db.execute(sql`analyze pull_requests`);
+    const repo = t.app.repos.pullRequests;
+    const queries = {
+      default: repo.listQuery(owner.id, { order: 'desc' }),
+      cursor: repo.listQuery(owner.id, { order: 'desc', cursor: new Date(BASE + 600_000) }),
+      ascending: repo.listQuery(owner.id, { order: 'asc', cursor: new Date(BASE) }),
+      status: repo.listQuery(owner.id, { order: 'desc', status: 'failed' }),
+      repositories: repo.listQuery(owner.id, { order: 'desc', repositories: ['acme/api', 'acme/web'] }),
+      search: repo.listQuery(owner.id, { order: 'desc', search: 'cpu' }),
+      summary: repo.summaryQuery(owner.id, new Date(BASE), 'cpu'),
+    };
+    for (const [name, query] of Object.entries(queries)) {
+      const plan = (await queryRows<{ 'QUERY PLAN': string }>(t.app.db, sql`explain ${query}`)).map((row) => row['QUERY PLAN']).join('\n');
+      expect(plan, `${name}:\n${plan}`).toMatch(/(Index|Index Only|Bitmap Index) Scan (using|on) pull_requests_user_(status_)?updated_idx/);
+      expect(plan, `${name}:\n${plan}`).not.toMatch(/Seq Scan on pull_requests/);
+    }
+  });
+});

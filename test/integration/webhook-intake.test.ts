@@ -1,0 +1,191 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pullRequests, repositories, reviews, webhookDeliveries } from '../../src/db/schema/index.js';
+import { createAccount } from '../helpers/accounts.js';
+import { githubEnv, githubOAuth, githubUser } from '../helpers/github-login.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { examplePayload, pullRequestExamples, signedDelivery, WEBHOOK_SECRET } from '../helpers/webhooks.js';
+import { FakeGitHub } from '../fakes/fake-github.js';
+
+describe('webhook intake', () => {
+  let github: FakeGitHub;
+  let t: TestApp;
+  beforeAll(async () => {
+    github = await new FakeGitHub().start();
+    // No worker role: the jobs stay in the queue where the tests can count them.
+    t = await createTestApp({ env: { ...githubEnv(github), GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET }, role: 'api' });
+  });
+  afterAll(async () => {
+    await t.close();
+    await github.stop();
+  });
+
+  /** A user who signed in with GitHub, as the author of incoming pull requests. */
+  async function linkedAuthor() {
+    const profile = githubUser();
+    const callback = await githubOAuth(t.app, github, profile);
+    const cookie = callback.cookies.find((item) => item.name === 'session')!;
+    return { githubId: profile.id, cookie: `session=${cookie.value}` };
+  }
+  const queued = async () => (await t.app.queue.counts('unprocessedWebhookPayload')).waiting;
+  const storedPr = async (prId: number) => (await t.app.db.select().from(pullRequests).where(eq(pullRequests.prId, prId)))[0];
+
+  it('GET /webhook says the listener is online, without a session', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/webhook' });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('end to end: GitHub sign-in, a signed real `opened` payload, the PR in the author’s list and nobody else’s', async () => {
+    const author = await linkedAuthor();
+    const stranger = await createAccount(t.app, t.outbox);
+    const payload = examplePayload({ authorId: author.githubId, title: 'Add the widget' });
+    const before = await queued();
+
+    const response = await t.app.inject(await signedDelivery(payload));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ message: 'The request has succeeded.' });
+    expect(await queued()).toBe(before + 1);
+
+    const list = await t.app.inject({ method: 'GET', url: '/pull-request/list', headers: { cookie: author.cookie } });
+    const pr = payload.pull_request;
+    expect(list.json()).toEqual([
+      {
+        title: 'Add the widget',
+        prId: pr.id,
+        number: pr.number,
+        repositoryName: 'Codertocat/Hello-World',
+        diff: pr.diff_url,
+        additions: pr.additions,
+        deletions: pr.deletions,
+        status: 'pending',
+        createdAt: new Date(pr.created_at).toISOString(),
+        headBranch: pr.head.ref,
+        baseBranch: pr.base.ref,
+        updatedAt: new Date(pr.updated_at).toISOString(),
+        htmlUrl: pr.html_url,
+      },
+    ]);
+    expect((await t.app.inject({ method: 'GET', url: '/pull-request/list', headers: { cookie: stranger.cookie } })).json()).toEqual([]);
+  });
+
+  it('maps every field, keeps the whole payload, links the repository and starts the review', async () => {
+    const author = await linkedAuthor();
+    const payload = examplePayload({ authorId: author.githubId });
+    await t.app.inject(await signedDelivery(payload));
+    const pr = payload.pull_request;
+    const stored = (await storedPr(pr.id))!;
+    expect(stored).toMatchObject({
+      prNumber: pr.number,
+      repositoryId: String(payload.repository.id),
+      repositoryName: 'Codertocat/Hello-World',
+      state: pr.state,
+      htmlUrl: pr.html_url,
+      diff: pr.diff_url,
+      draft: pr.draft,
+      merged: pr.merged,
+      headBranch: pr.head.ref,
+      baseBranch: pr.base.ref,
+      headSha: pr.head.sha,
+      baseSha: pr.base.sha,
+      mergeCommitSha: pr.merge_commit_sha,
+      commitsCount: pr.commits,
+      additions: pr.additions,
+      deletions: pr.deletions,
+      changedFiles: pr.changed_files,
+      reviewStatus: 'pending',
+    });
+    expect(stored.bodyBlob).toEqual(payload);
+    const [review] = await t.app.db.select().from(reviews).where(eq(reviews.prId, pr.id));
+    expect(review).toMatchObject({ id: stored.id, state: 'WEBHOOK_RECEIVED', status: 'pending', triggedBy: 'webhook', mode: 'focused', headSha: pr.head.sha });
+    const links = await t.app.db.select().from(repositories).where(eq(repositories.userId, stored.userId));
+    expect(links).toMatchObject([{ fullName: 'Codertocat/Hello-World', repositoryId: payload.repository.id }]);
+  });
+
+  it('accepts every real pull_request example payload when its author is linked', async () => {
+    const author = await linkedAuthor();
+    expect(pullRequestExamples.length).toBeGreaterThanOrEqual(25);
+    for (const example of pullRequestExamples) {
+      const payload = structuredClone(example);
+      payload.pull_request.user.id = author.githubId;
+      const response = await t.app.inject(await signedDelivery(payload));
+      expect(response.statusCode, `${example.action}: ${response.body}`).toBe(200);
+    }
+    const actions = new Set(pullRequestExamples.map((example) => example.action));
+    expect(actions).toEqual(new Set(['opened', 'assigned', 'closed', 'converted_to_draft', 'labeled', 'locked', 'ready_for_review', 'reopened', 'review_request_removed', 'review_requested', 'synchronize', 'unassigned', 'unlabeled', 'unlocked']));
+  });
+
+  it('a redelivery answers 200 and changes nothing', async () => {
+    const author = await linkedAuthor();
+    const payload = examplePayload({ authorId: author.githubId, title: 'Original' });
+    const deliveryId = '72d3162e-cc78-11e3-81ab-4c9367dc0958';
+    await t.app.inject(await signedDelivery(payload, { deliveryId }));
+    const before = await queued();
+    const changed = { ...payload, pull_request: { ...payload.pull_request, title: 'Changed', updated_at: '2030-01-01T00:00:00Z' } };
+    const again = await t.app.inject(await signedDelivery(changed, { deliveryId }));
+    expect(again.statusCode).toBe(200);
+    expect((await storedPr(payload.pull_request.id))?.title).toBe('Original');
+    expect(await queued()).toBe(before);
+  });
+
+  it('starts reviews only for opened, reopened, synchronize and ready_for_review on open, non-draft PRs, once per head commit', async () => {
+    const author = await linkedAuthor();
+    const prId = examplePayload({ authorId: 1 }).pull_request.id;
+    let clock = Date.parse('2025-01-01T00:00:00Z');
+    const deliver = async (overrides: Partial<Parameters<typeof examplePayload>[0]>) => {
+      const before = await queued();
+      clock += 60_000;
+      const payload = examplePayload({ authorId: author.githubId, prId, updatedAt: new Date(clock).toISOString(), ...overrides });
+      expect((await t.app.inject(await signedDelivery(payload))).statusCode).toBe(200);
+      return (await queued()) - before;
+    };
+
+    expect(await deliver({ action: 'opened', draft: true, headSha: 'a1' })).toBe(0);
+    expect(await deliver({ action: 'labeled', headSha: 'a1' })).toBe(0);
+    expect(await deliver({ action: 'ready_for_review', draft: false, headSha: 'a1' })).toBe(1);
+    // The same commit again, under another action or delivery: no second review.
+    expect(await deliver({ action: 'reopened', headSha: 'a1' })).toBe(0);
+    expect(await deliver({ action: 'synchronize', headSha: 'b2' })).toBe(1);
+    expect(await deliver({ action: 'assigned', headSha: 'b2' })).toBe(0);
+    expect(await deliver({ action: 'synchronize', headSha: 'c3' })).toBe(1);
+    expect((await storedPr(prId))?.headSha).toBe('c3');
+  });
+
+  it('an out-of-order (older) delivery neither overwrites the pull request nor starts a review', async () => {
+    const author = await linkedAuthor();
+    const prId = examplePayload({ authorId: 1 }).pull_request.id;
+    await t.app.inject(await signedDelivery(examplePayload({ authorId: author.githubId, prId, title: 'Newer', headSha: 'new', updatedAt: '2025-06-01T00:00:00Z' })));
+    const before = await queued();
+    const older = examplePayload({ authorId: author.githubId, prId, action: 'synchronize', title: 'Older', headSha: 'old', updatedAt: '2025-05-01T00:00:00Z' });
+    expect((await t.app.inject(await signedDelivery(older))).statusCode).toBe(200);
+    expect(await storedPr(prId)).toMatchObject({ title: 'Newer', headSha: 'new' });
+    expect(await queued()).toBe(before);
+  });
+
+  it('answers ping, and accepts the event in x-codehost-event too', async () => {
+    const ping = await t.app.inject(await signedDelivery({ zen: 'Keep it logically awesome.', hook_id: 1 }, { event: 'ping' }));
+    expect(ping.statusCode).toBe(200);
+    const author = await linkedAuthor();
+    const payload = examplePayload({ authorId: author.githubId });
+    const delivery = await signedDelivery(payload);
+    const headers = { ...(delivery.headers as Record<string, string>) };
+    delete headers['x-github-event'];
+    const response = await t.app.inject({ ...delivery, headers: { ...headers, 'x-codehost-event': 'pull_request' } });
+    expect(response.statusCode).toBe(200);
+    expect(await storedPr(payload.pull_request.id)).toBeDefined();
+  });
+
+  it('dedupes a delivery without x-github-delivery by its body', async () => {
+    const author = await linkedAuthor();
+    const payload = examplePayload({ authorId: author.githubId });
+    const delivery = await signedDelivery(payload);
+    const headers = { ...(delivery.headers as Record<string, string>) };
+    delete headers['x-github-delivery'];
+    expect((await t.app.inject({ ...delivery, headers })).statusCode).toBe(200);
+    const before = await queued();
+    expect((await t.app.inject({ ...delivery, headers })).statusCode).toBe(200);
+    expect(await queued()).toBe(before);
+    const rows = await t.app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.prId, payload.pull_request.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.deliveryId).toMatch(/^sha256-[0-9a-f]{64}$/);
+  });
+});
