@@ -38,7 +38,8 @@ export class BullMqJobQueue implements JobQueue {
   /** Producers fail fast when Redis is down, so callers can fall back instead of hanging. */
   private readonly producer: Redis;
   private readonly queues = new Map<QueueName, Queue>();
-  private readonly workers: Worker[] = [];
+  /** Each worker with the handler runs it has in flight, so close() can wait for them with a time limit. */
+  private readonly workers: { worker: Worker; running: Set<Promise<void>> }[] = [];
   private readonly workerConnections: Redis[] = [];
 
   constructor(private readonly options: BullMqJobQueueOptions) {
@@ -51,7 +52,8 @@ export class BullMqJobQueue implements JobQueue {
     const policy = this.retry[name];
     await this.producerReady();
     await this.queue(name).add(name, payload, {
-      jobId: options.jobId,
+      // BullMQ rejects custom ids that look like integers or contain ':'; the interface takes any string.
+      jobId: options.jobId === undefined ? undefined : `key-${encodeURIComponent(options.jobId)}`,
       delay: options.delayMs,
       attempts: policy.attempts,
       backoff: { type: 'exponential', delay: policy.backoffMs },
@@ -65,14 +67,19 @@ export class BullMqJobQueue implements JobQueue {
     const connection = createRedisConnection({ url: this.options.url }, { maxRetriesPerRequest: null });
     this.workerConnections.push(connection);
     const log = this.options.log.child({ queue: name });
+    const running = new Set<Promise<void>>();
     const worker = new Worker(
       name,
       async (bullJob: BullJob) => {
+        const run = handler(toJob(name, bullJob));
+        running.add(run);
         try {
-          await handler(toJob(name, bullJob));
+          await run;
         } catch (error) {
           if (error instanceof UnrecoverableJobError) throw new UnrecoverableError(error.message);
           throw error;
+        } finally {
+          running.delete(run);
         }
       },
       {
@@ -97,7 +104,7 @@ export class BullMqJobQueue implements JobQueue {
         await options.onFailed?.({ ...toJob(name, bullJob), attempt: bullJob.attemptsMade }, error);
       })().catch((hookError: unknown) => log.error({ err: hookError }, 'onFailed hook threw'));
     });
-    this.workers.push(worker);
+    this.workers.push({ worker, running });
   }
 
   async failed(name: QueueName, limit = 50): Promise<FailedJob[]> {
@@ -131,13 +138,16 @@ export class BullMqJobQueue implements JobQueue {
   async close(): Promise<void> {
     const grace = this.options.shutdownGraceMs ?? 10_000;
     await Promise.all(
-      this.workers.map(async (worker) => {
-        const timer = setTimeout(() => {
-          // Jobs still running keep their lock until it expires; then the stalled check requeues them.
-          void worker.close(true);
-        }, grace);
-        await worker.close();
+      this.workers.map(async ({ worker, running }) => {
+        // Not close() then close(true) after the grace period: BullMQ answers a second close() with the
+        // pending first one, so the forced close never happened. Stop taking jobs, wait, then close once.
+        await worker.pause(true);
+        let timer: NodeJS.Timeout | undefined;
+        const graceOver = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, grace, false)));
+        const finished = await Promise.race([Promise.allSettled(running).then(() => true), graceOver]);
         clearTimeout(timer);
+        // Jobs still running keep their lock until it expires; then the stalled check requeues them.
+        await worker.close(!finished);
       }),
     );
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
@@ -147,24 +157,27 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   /**
-   * Waits (briefly) for the producer's connection. Without the offline queue a command sent while it
-   * is still connecting fails, and a Queue created then is broken for good: BullMQ keeps the failed
-   * start-up of its connection and every later call rejects with it.
+   * Waits for a connection attempt under way (as right after start-up), but fails fast while Redis is
+   * down. Without the offline queue a command sent while connecting fails, and a Queue created then
+   * is broken for good: BullMQ keeps the failed start-up of its connection and rejects every call.
    */
   private async producerReady(): Promise<void> {
     const producer = this.producer;
     if (producer.status === 'ready') return;
-    if (producer.status === 'end') throw new Error('the queue is closed');
+    if (producer.status !== 'connecting' && producer.status !== 'connect') throw new Error(`Redis is not reachable (${producer.status})`);
     await new Promise<void>((resolve, reject) => {
-      const onReady = () => {
+      const settle = (error?: Error) => {
         clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
         producer.off('ready', onReady);
-        reject(new Error('Redis is not reachable'));
-      }, PRODUCER_READY_TIMEOUT_MS);
+        producer.off('close', onClose);
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      const onReady = () => settle();
+      const onClose = () => settle(new Error('Redis is not reachable'));
+      const timer = setTimeout(onClose, PRODUCER_READY_TIMEOUT_MS);
       producer.once('ready', onReady);
+      producer.once('close', onClose);
     });
   }
 

@@ -1,0 +1,165 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getJson, setJson, type KeyValueStore } from '../../src/adapters/kv/key-value-store.js';
+import { MemoryKeyValueStore } from '../../src/adapters/kv/memory-key-value-store.js';
+import { RedisKeyValueStore } from '../../src/adapters/kv/redis-key-value-store.js';
+import { closeRedis, createRedisConnection } from '../../src/adapters/redis-connection.js';
+import { deleteRedisPrefix, serverUrls, uniqueName } from '../helpers/backends.js';
+
+interface StoreHarness {
+  store: KeyValueStore;
+  dispose(): Promise<void>;
+}
+
+interface StoreImplementation {
+  name: string;
+  create: () => Promise<StoreHarness>;
+}
+
+const { redisUrl } = serverUrls();
+
+const implementations: StoreImplementation[] = [
+  {
+    name: 'MemoryKeyValueStore',
+    create: async () => {
+      const store = new MemoryKeyValueStore();
+      return { store, dispose: () => store.close() };
+    },
+  },
+];
+if (redisUrl !== undefined) {
+  implementations.push({
+    name: 'RedisKeyValueStore',
+    create: async () => {
+      const prefix = `${uniqueName('kv_contract')}:`;
+      const redis = createRedisConnection({ url: redisUrl, keyPrefix: prefix });
+      const store = new RedisKeyValueStore(redis);
+      return {
+        store,
+        dispose: async () => {
+          await store.close();
+          await closeRedis(redis);
+          await deleteRedisPrefix(redisUrl, prefix);
+        },
+      };
+    },
+  });
+}
+
+/** Polls `read` until it answers null; returns the milliseconds since `since`. */
+async function whenGone(read: () => Promise<unknown>, since: number, timeoutMs = 3_000): Promise<number> {
+  while ((await read()) !== null) {
+    if (Date.now() - since > timeoutMs) throw new Error(`still present after ${timeoutMs} ms`);
+    await sleep(20);
+  }
+  return Date.now() - since;
+}
+
+describe.each(implementations)('KeyValueStore contract: $name', ({ create }) => {
+  let harness: StoreHarness;
+  let store: KeyValueStore;
+  // Keys are unique per test so tests never see each other's entries.
+  let counter = 0;
+  const key = (name: string) => `${name}:${++counter}`;
+
+  beforeAll(async () => {
+    harness = await create();
+    store = harness.store;
+  });
+  afterAll(() => harness?.dispose());
+
+  it('answers null for a missing key', async () => {
+    expect(await store.get(key('missing'))).toBeNull();
+  });
+
+  it('returns what was set', async () => {
+    const k = key('value');
+    await store.set(k, 'hello, wörld ✓');
+    expect(await store.get(k)).toBe('hello, wörld ✓');
+  });
+
+  it('stores the empty string as a value, not as absence', async () => {
+    const k = key('empty');
+    await store.set(k, '');
+    expect(await store.get(k)).toBe('');
+  });
+
+  it('overwrites an existing value', async () => {
+    const k = key('overwrite');
+    await store.set(k, 'first');
+    await store.set(k, 'second');
+    expect(await store.get(k)).toBe('second');
+  });
+
+  it('expires an entry after its TTL, keeps one set without TTL, and a set without TTL clears an earlier TTL', async () => {
+    const [expiring, persistent, renewed] = [key('ttl'), key('no-ttl'), key('renewed')];
+    const start = Date.now();
+    await store.set(expiring, 'short-lived', 1);
+    await store.set(persistent, 'kept');
+    await store.set(renewed, 'short-lived', 1);
+    await store.set(renewed, 'kept');
+    expect(await store.get(expiring)).toBe('short-lived');
+
+    const elapsed = await whenGone(() => store.get(expiring), start);
+    expect(elapsed).toBeGreaterThanOrEqual(950);
+    expect(await store.take(expiring)).toBeNull();
+    expect(await store.get(persistent)).toBe('kept');
+    expect(await store.get(renewed)).toBe('kept');
+  });
+
+  it('honours a fractional TTL instead of rounding it up to whole seconds', async () => {
+    // Session cache entries get the remaining lifetime of their session, rarely a whole number of seconds.
+    const k = key('fractional');
+    const start = Date.now();
+    await store.set(k, 'short-lived', 0.3);
+    expect(await store.get(k)).toBe('short-lived');
+    const elapsed = await whenGone(() => store.get(k), start);
+    expect(elapsed).toBeGreaterThanOrEqual(250);
+    expect(elapsed).toBeLessThan(900);
+  });
+
+  it('take returns the value and removes it, so a second take gets null', async () => {
+    const k = key('take');
+    await store.set(k, 'once');
+    expect(await store.take(k)).toBe('once');
+    expect(await store.get(k)).toBeNull();
+    expect(await store.take(k)).toBeNull();
+  });
+
+  it('take of a missing key answers null', async () => {
+    expect(await store.take(key('take-missing'))).toBeNull();
+  });
+
+  it('deletes several keys at once and leaves the others', async () => {
+    const [a, b, c] = [key('del'), key('del'), key('del')];
+    await Promise.all([store.set(a, '1'), store.set(b, '2'), store.set(c, '3')]);
+    await store.delete(a, b, key('del-missing'));
+    expect(await store.get(a)).toBeNull();
+    expect(await store.get(b)).toBeNull();
+    expect(await store.get(c)).toBe('3');
+  });
+
+  it('accepts a delete of no keys', async () => {
+    await expect(store.delete()).resolves.toBeUndefined();
+  });
+
+  it('round-trips JSON through getJson and setJson', async () => {
+    const k = key('json');
+    const value = { id: 'abc', count: 3, nested: { list: [1, 'two', null] }, flag: false };
+    await setJson(store, k, value);
+    expect(await getJson<typeof value>(store, k)).toEqual(value);
+    expect(await getJson(store, key('json-missing'))).toBeNull();
+  });
+
+  it('passes the TTL of setJson on', async () => {
+    const k = key('json-ttl');
+    const start = Date.now();
+    await setJson(store, k, { a: 1 }, 0.2);
+    expect(await getJson(store, k)).toEqual({ a: 1 });
+    expect(await whenGone(() => getJson(store, k), start)).toBeLessThan(900);
+  });
+
+  it('answers ping', async () => {
+    await expect(store.ping()).resolves.toBeUndefined();
+  });
+});
