@@ -1,6 +1,7 @@
 import { authSessionBench } from './scenarios/auth-session.js';
 import { startupBench } from './scenarios/startup.js';
-import { serversAvailable, type Backend } from './lib/bench-app.js';
+import { webhookBench } from './scenarios/webhook.js';
+import { serversAvailable, type Backend } from './lib/service-process.js';
 
 /**
  * `npm run bench [scenario...]`: every scenario on the embedded backends and, when PostgreSQL and
@@ -15,6 +16,9 @@ const scenarios: Record<string, () => Promise<void>> = {
   startup: startupBench,
   'auth-session': async () => {
     for (const backend of backends) await authSessionBench(backend, duration);
+  },
+  webhook: async () => {
+    for (const backend of backends) await webhookBench(backend, duration);
   },
 };
 

@@ -13,7 +13,7 @@ export async function startupBench() {
   try {
     for (const label of ['cold (new DATA_DIR)', 'warm (existing DATA_DIR)']) {
       const started = performance.now();
-      const server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+      const server = await startServer({ DATA_DIR: dataDir }, { logFile: join(dataDir, 'server.log') });
       const readyMs = performance.now() - started;
       const healthy = await fetch(`${server.url}/healthz`);
       report(`startup ${label}`, { readyMs, healthz: healthy.status });

@@ -14,6 +14,7 @@ export interface AppConfig {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  redisKeyPrefix: string;
   encryptionKey: Buffer;
   mail: { smtpUrl: string | undefined; from: string };
   github: {
@@ -67,6 +68,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? '',
     encryptionKey: resolveEncryptionKey(env.ENCRYPTION_KEY, dataDir, production),
     mail: { smtpUrl: env.SMTP_URL, from: env.EMAIL_FROM },
     github: {

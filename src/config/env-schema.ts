@@ -51,6 +51,8 @@ export const envSchema = z.object({
     z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
   ),
   REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional()),
+  /** Not in decisions.md: a namespace for every key, so deployments (or test runs) can share one Redis. */
+  REDIS_KEY_PREFIX: optionalString.pipe(z.string().regex(/^[\w:.-]{0,64}$/, 'may hold letters, digits and _ : . - (64 at most)').optional()),
   ENCRYPTION_KEY: optionalString,
   SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// URL' }).optional()),
   EMAIL_FROM: optionalString.transform((value) => value ?? 'PR Review <no-reply@localhost>'),

@@ -2,9 +2,6 @@ import { and, asc, desc, eq, gte, ilike, inArray, lte, sql, type SQL } from 'dri
 import type { Database, Executor } from '../db/database.js';
 import { pullRequests, type PullRequest, type ReviewStatus } from '../db/schema/index.js';
 import { containsPattern } from '../lib/like-pattern.js';
-import { excludedExcept } from './columns.js';
-
-export type PullRequestValues = typeof pullRequests.$inferInsert;
 
 export interface PullRequestFilter {
   /** Desc: updated at or before it (`<=`); asc: at or after it, so each page continues the last. */
@@ -19,26 +16,6 @@ export const PAGE_SIZE = 20;
 
 export class PullRequestRepository {
   constructor(private readonly db: Database) {}
-
-  /**
-   * Inserts or updates from a webhook payload. Deliveries can arrive out of order: a payload older
-   * than the stored one (by GitHub's `updated_at`) changes nothing. Returns the row's id and whether
-   * this payload is now the stored one.
-   */
-  async upsertFromWebhook(values: PullRequestValues, executor: Executor = this.db): Promise<{ id: string; current: boolean }> {
-    const [written] = await executor
-      .insert(pullRequests)
-      .values(values)
-      .onConflictDoUpdate({
-        target: pullRequests.prId,
-        set: excludedExcept(pullRequests, 'id', 'prId', 'reviewStatus', 'diffContent', 'createdAt'),
-        setWhere: sql`excluded.updated_at >= ${pullRequests.updatedAt}`,
-      })
-      .returning({ id: pullRequests.id });
-    if (written !== undefined) return { id: written.id, current: true };
-    const [existing] = await executor.select({ id: pullRequests.id }).from(pullRequests).where(eq(pullRequests.prId, values.prId)).limit(1);
-    return { id: existing!.id, current: false };
-  }
 
   /** One page of a user's pull requests; every variant is one range of a (user_id, …, updated_at) index. */
   listQuery(userId: string, filter: PullRequestFilter) {

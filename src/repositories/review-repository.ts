@@ -19,7 +19,7 @@ export class ReviewRepository {
    * `pending`. Unless `force`, a commit already under review or reviewed starts nothing (a failed
    * run may start again); the row lock makes this hold for concurrent deliveries. True if started.
    */
-  async start(run: ReviewStart, { force = false, executor = this.db as Executor } = {}): Promise<boolean> {
+  async start(run: ReviewStart, { force = false, executor = this.db }: { force?: boolean; executor?: Executor } = {}): Promise<boolean> {
     const rows = await executor
       .insert(reviews)
       .values({

@@ -18,10 +18,6 @@ export class WebhookDeliveryRepository {
     return row;
   }
 
-  async markStartsReview(deliveryId: string, executor: Executor = this.db): Promise<void> {
-    await executor.update(webhookDeliveries).set({ startsReview: true }).where(eq(webhookDeliveries.deliveryId, deliveryId));
-  }
-
   async markEnqueued(deliveryIds: string[]): Promise<void> {
     if (deliveryIds.length === 0) return;
     await this.db.update(webhookDeliveries).set({ enqueuedAt: new Date() }).where(inArray(webhookDeliveries.deliveryId, deliveryIds));

@@ -1,5 +1,6 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -12,36 +13,51 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs `src/server.ts` as `npm start` does, and waits for its "ready" log line. */
-export async function startServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+export interface StartOptions {
+  timeoutMs?: number;
+  nodeArgs?: string[];
+  /**
+   * Write the server's log to this file instead of a pipe. Under load a pipe read by a busy parent
+   * fills up, and pino's synchronous writes then stall the server.
+   */
+  logFile?: string;
+}
+
+function launch(env: Record<string, string>, { nodeArgs = [], logFile }: StartOptions) {
+  const fd = logFile === undefined ? undefined : openSync(logFile, 'w');
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', fd ?? 'pipe', fd ?? 'pipe'],
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  if (fd !== undefined) closeSync(fd);
+  // Only the tail is kept: a server under load writes a log line per request.
+  let piped = '';
+  const collect = (chunk: Buffer) => (piped = (piped + chunk.toString()).slice(-65_536));
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const output = () => (logFile === undefined ? piped : readFileSync(logFile, 'utf8').slice(-65_536));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output, exited };
+}
 
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server not ready in ${timeoutMs} ms:\n${output}`)), timeoutMs);
-    const check = () => {
-      if (/"msg":"ready"/.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout.on('data', check);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
-
+/** Runs `src/server.ts` as `npm start` does, and waits for its "ready" log line. */
+export async function startServer(env: Record<string, string>, options: StartOptions = {}): Promise<ServerProcess> {
+  const { child, output, exited } = launch(env, options);
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  while (!/"msg":"ready"/.test(output())) {
+    if (exitCode !== undefined) throw new Error(`server exited with ${exitCode}:\n${output()}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server not ready in time:\n${output()}`);
+    }
+    await sleep(25);
+  }
   return {
-    url: /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1],
-    output: () => output,
+    url: /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output())?.[1],
+    output,
     stop: (signal = 'SIGTERM') => {
       child.kill(signal);
       return exited;
@@ -50,14 +66,8 @@ export async function startServer(env: Record<string, string>, timeoutMs = 30_00
 }
 
 /** Runs the server expecting it to refuse to start; resolves with its exit code and output. */
-export function failedStart(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output })));
+export async function failedStart(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const { output, exited } = launch(env, {});
+  const code = await exited;
+  return { code, output: output() };
 }

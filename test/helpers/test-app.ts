@@ -50,7 +50,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     LOG_LEVEL: 'debug',
     AUTH_RATE_LIMIT_PER_MIN: '1000',
     ...(database === undefined ? {} : { DATABASE_URL: database.url }),
-    ...(redisUrl === undefined ? {} : { REDIS_URL: redisUrl }),
+    ...(redisUrl === undefined ? {} : { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: redisKeyPrefix }),
     ...options.env,
   });
   const config: AppConfig = { ...validated, role: options.role ?? validated.role };
@@ -68,7 +68,6 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       config,
       infrastructure: {
         pgliteTemplate: database === undefined ? await pgliteTemplate() : undefined,
-        redisKeyPrefix,
         ...options.infrastructure,
         queue: { pollIntervalMs: 20, shutdownGraceMs: 2_000, ...options.infrastructure?.queue },
       },

@@ -51,9 +51,16 @@ export function examplePayload(overrides: PayloadOverrides): Example {
 }
 
 /** The request GitHub would send: the body signed with the secret, the event and a delivery id. */
+export interface DeliveryOptions {
+  secret?: string;
+  event?: string;
+  deliveryId?: string;
+  headers?: Record<string, string>;
+}
+
 export async function signedDelivery(
   payload: unknown,
-  { secret = WEBHOOK_SECRET, event = 'pull_request', deliveryId = randomUUID(), headers = {} as Record<string, string> } = {},
+  { secret = WEBHOOK_SECRET, event = 'pull_request', deliveryId = randomUUID(), headers = {} }: DeliveryOptions = {},
 ): Promise<InjectOptions> {
   const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
   return {

@@ -1,9 +1,9 @@
 import fp from 'fastify-plugin';
 import { OtpRepository } from '../../repositories/otp-repository.js';
 import { PullRequestRepository } from '../../repositories/pull-request-repository.js';
-import { RepositoryLinkRepository } from '../../repositories/repository-link-repository.js';
 import { ReviewRepository } from '../../repositories/review-repository.js';
 import { WebhookDeliveryRepository } from '../../repositories/webhook-delivery-repository.js';
+import { WebhookIntakeRepository } from '../../repositories/webhook-intake-repository.js';
 import { SessionRepository } from '../../repositories/session-repository.js';
 import { UsageRepository } from '../../repositories/usage-repository.js';
 import { UserRepository } from '../../repositories/user-repository.js';
@@ -14,7 +14,7 @@ export interface Repositories {
   otpRecords: OtpRepository;
   usage: UsageRepository;
   pullRequests: PullRequestRepository;
-  repositoryLinks: RepositoryLinkRepository;
+  webhookIntake: WebhookIntakeRepository;
   deliveries: WebhookDeliveryRepository;
   reviews: ReviewRepository;
 }
@@ -27,7 +27,7 @@ export default fp(
       otpRecords: new OtpRepository(app.db),
       usage: new UsageRepository(app.db),
       pullRequests: new PullRequestRepository(app.db),
-      repositoryLinks: new RepositoryLinkRepository(app.db),
+      webhookIntake: new WebhookIntakeRepository(app.database),
       deliveries: new WebhookDeliveryRepository(app.db),
       reviews: new ReviewRepository(app.db),
     };

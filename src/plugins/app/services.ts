@@ -51,18 +51,17 @@ export default fp(
       usage: new UsageService(repos.usage, config.freeAllowanceUsd),
       pullRequests: new PullRequestsService(repos.pullRequests),
       webhook: new WebhookService({
-        db: app.db,
         users: repos.users,
-        pullRequests: repos.pullRequests,
-        repositoryLinks: repos.repositoryLinks,
+        intake: repos.webhookIntake,
         deliveries: repos.deliveries,
-        reviews: repos.reviews,
         queue: app.queue,
         webhookSecret: config.github.webhookSecret,
         log: log.child({ component: 'webhook' }),
       }),
     };
     app.decorate('services', services);
+    // Before the database closes (hooks run last-registered first): finish writing accepted deliveries.
+    app.addHook('onClose', () => services.webhook.drained());
   },
   { name: 'services', dependencies: ['repositories'] },
 );

@@ -19,8 +19,6 @@ import { SecretBox } from '../../lib/crypto/secret-box.js';
 export interface InfrastructureOptions {
   /** A migrated PGlite data directory to start from, in memory. */
   pgliteTemplate?: Blob;
-  /** Namespace for every Redis key, so parallel runs can share one Redis. */
-  redisKeyPrefix?: string;
   queue?: { retry?: Partial<RetryPolicies>; pollIntervalMs?: number; leaseMs?: number; shutdownGraceMs?: number };
 }
 
@@ -31,7 +29,7 @@ export interface InfrastructureOptions {
 export default fp<{ config: AppConfig; infrastructure?: InfrastructureOptions }>(
   async (app, { config, infrastructure = {} }) => {
     const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, pgliteTemplate: infrastructure.pgliteTemplate });
-    const prefix = infrastructure.redisKeyPrefix ?? '';
+    const prefix = config.redisKeyPrefix;
     const redis = config.redisUrl === undefined ? undefined : createRedisConnection({ url: config.redisUrl, keyPrefix: prefix });
     const kv: KeyValueStore = redis === undefined ? new MemoryKeyValueStore() : new RedisKeyValueStore(redis);
     const queueLog = app.log.child({ component: 'queue' });

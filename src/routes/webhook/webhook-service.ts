@@ -1,16 +1,14 @@
 import { verify } from '@octokit/webhooks-methods';
 import type { JobQueue } from '../../adapters/queue/job-queue.js';
-import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
+import { Batcher } from '../../lib/batcher.js';
 import { sha256Hex } from '../../lib/crypto/tokens.js';
 import type { Logger } from '../../lib/logger.js';
-import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
-import type { RepositoryLinkRepository } from '../../repositories/repository-link-repository.js';
-import type { ReviewRepository } from '../../repositories/review-repository.js';
+import { zodDetails } from '../../lib/zod-details.js';
 import type { UserRepository } from '../../repositories/user-repository.js';
 import type { WebhookDeliveryRepository } from '../../repositories/webhook-delivery-repository.js';
+import type { IntakeItem, IntakeOutcome, WebhookIntakeRepository } from '../../repositories/webhook-intake-repository.js';
 import type { SessionInfo } from '../../services/session-service.js';
-import { zodDetails } from '../../lib/zod-details.js';
 import { pullRequestEventSchema, type PullRequestEvent } from './webhook-schemas.js';
 
 /** decisions.md §6: the actions that start a review (on a non-draft, open pull request). */
@@ -25,27 +23,40 @@ export interface IncomingDelivery {
   session: SessionInfo | null;
 }
 
-export type DeliveryOutcome = 'ping' | 'duplicate' | 'stored' | 'review-started';
+export type DeliveryOutcome = 'ping' | IntakeOutcome;
 
 export interface WebhookServiceDeps {
-  db: Database;
   users: UserRepository;
-  pullRequests: PullRequestRepository;
-  repositoryLinks: RepositoryLinkRepository;
+  intake: WebhookIntakeRepository;
   deliveries: WebhookDeliveryRepository;
-  reviews: ReviewRepository;
   queue: JobQueue;
   webhookSecret: string | undefined;
   log: Logger;
+  /** Intake batches written at once (each takes a database connection). */
+  writers?: number;
 }
 
 /**
- * The intake. A delivery is stored (delivery, pull request, repository link, review start) in one
- * transaction before the caller answers 200; the job is enqueued after the commit, and if the queue
- * is down the relay (`dispatchPending`) enqueues it later. Nothing accepted is lost.
+ * The intake. A delivery is stored (delivery, pull request, repository link, review start) by one
+ * statement before the caller answers 200; concurrent deliveries share that statement (group
+ * commit). The job is enqueued right after, without holding the answer, and if the queue is down
+ * the relay (`dispatchPending`) enqueues it later. Nothing accepted is lost.
  */
 export class WebhookService {
-  constructor(private readonly deps: WebhookServiceDeps) {}
+  private readonly intake: Batcher<IntakeItem, IntakeOutcome>;
+  private readonly dispatcher: Batcher<string, boolean>;
+  /** Marks of enqueued deliveries still being written; the request does not wait for them. */
+  private readonly marking = new Set<Promise<void>>();
+
+  constructor(private readonly deps: WebhookServiceDeps) {
+    this.intake = new Batcher((items) => deps.intake.store(items), {
+      maxBatchSize: 64,
+      concurrency: deps.writers ?? 4,
+      // One statement cannot upsert a pull request twice.
+      keys: (item) => [`delivery:${item.deliveryId}`, `pr:${item.prId}`],
+    });
+    this.dispatcher = new Batcher((deliveryIds) => this.enqueue(deliveryIds), { maxBatchSize: 100, concurrency: 2 });
+  }
 
   async receive(delivery: IncomingDelivery): Promise<DeliveryOutcome> {
     const basis = await this.authenticate(delivery);
@@ -59,24 +70,32 @@ export class WebhookService {
     if (!parsed.success) throw new AppError('BAD_REQUEST', 'Invalid pull_request payload', zodDetails(parsed.error, 'body'));
     const payload = parsed.data;
 
-    const authorId = payload.pull_request.user.id;
-    if (basis === 'session' && (await this.deps.users.findById(delivery.session!.userId))?.codehostUserId !== authorId) {
+    if (basis === 'session' && (await this.deps.users.findById(delivery.session!.userId))?.codehostUserId !== payload.pull_request.user.id) {
       throw new AppError('FORBIDDEN', 'An unsigned delivery may only carry your own pull requests');
     }
-    const owner = await this.deps.users.findByCodehostId(authorId);
-    // The API document's answer when nobody registered is the author.
-    if (owner === undefined) throw new AppError('INTERNAL', 'Failed to process webhook payload');
 
-    const deliveryId = delivery.deliveryId ?? `sha256-${sha256Hex(delivery.rawBody.toString('utf8'))}`;
-    const outcome = await this.store(deliveryId, owner.id, payload);
-    if (outcome === 'review-started') await this.dispatch([deliveryId]);
+    const bodyJson = delivery.rawBody.toString('utf8');
+    const deliveryId = delivery.deliveryId ?? `sha256-${sha256Hex(bodyJson)}`;
+    const outcome = await this.intake.submit(intakeItem(deliveryId, payload, bodyJson));
+    // The API document's answer when no registered user is the author.
+    if (outcome === 'unknown-author') throw new AppError('INTERNAL', 'Failed to process webhook payload');
+    // The answer only waits for the store: the job follows, and the relay covers a failed enqueue.
+    if (outcome === 'review-started') void this.dispatcher.submit(deliveryId);
     return outcome;
   }
 
   /** The relay: enqueues deliveries stored while the queue was unreachable. Returns how many. */
   async dispatchPending(olderThanMs = 2_000, limit = 100): Promise<number> {
     const pending = await this.deps.deliveries.listUnqueued(new Date(Date.now() - olderThanMs), limit);
-    return this.dispatch(pending.map((row) => row.deliveryId));
+    const enqueued = await this.enqueue(pending.map((row) => row.deliveryId));
+    return enqueued.filter(Boolean).length;
+  }
+
+  /** Waits for the deliveries being written and enqueued (shutdown). */
+  async drained(): Promise<void> {
+    await this.intake.drained();
+    await this.dispatcher.drained();
+    await Promise.all(this.marking);
   }
 
   private async authenticate(delivery: IncomingDelivery): Promise<'signature' | 'session' | 'unsigned'> {
@@ -91,81 +110,60 @@ export class WebhookService {
     return 'unsigned';
   }
 
-  private store(deliveryId: string, userId: string, payload: PullRequestEvent): Promise<Exclude<DeliveryOutcome, 'ping'>> {
-    const pr = payload.pull_request;
-    return this.deps.db.transaction(async (tx) => {
-      const fresh = await this.deps.deliveries.insert(
-        { deliveryId, event: 'pull_request', action: payload.action, userId, prId: pr.id, headSha: pr.head.sha, startsReview: false },
-        tx,
-      );
-      if (!fresh) return 'duplicate';
-
-      const { id, current } = await this.deps.pullRequests.upsertFromWebhook(
-        {
-          userId,
-          prId: pr.id,
-          repositoryId: String(payload.repository.id),
-          repositoryName: payload.repository.full_name,
-          prNumber: pr.number,
-          title: pr.title,
-          state: pr.state,
-          htmlUrl: pr.html_url ?? null,
-          diff: pr.diff_url ?? '0',
-          draft: pr.draft ?? false,
-          merged: pr.merged ?? false,
-          headBranch: pr.head.ref,
-          baseBranch: pr.base.ref,
-          baseSha: pr.base.sha,
-          headSha: pr.head.sha,
-          mergeCommitSha: pr.merge_commit_sha ?? null,
-          commitsCount: pr.commits ?? null,
-          additions: pr.additions ?? null,
-          deletions: pr.deletions ?? null,
-          changedFiles: pr.changed_files ?? null,
-          bodyBlob: payload,
-          createdAt: new Date(pr.created_at),
-          updatedAt: new Date(pr.updated_at),
-        },
-        tx,
-      );
-      await this.deps.repositoryLinks.upsert(
-        {
-          userId,
-          repositoryId: payload.repository.id,
-          fullName: payload.repository.full_name,
-          htmlUrl: payload.repository.html_url ?? null,
-          private: payload.repository.private ?? false,
-        },
-        tx,
-      );
-
-      // A stale delivery (older than what is stored) updates nothing and reviews nothing.
-      const reviewable = current && REVIEW_ACTIONS.has(payload.action) && !(pr.draft ?? false) && pr.state === 'open';
-      if (!reviewable) return 'stored';
-      const started = await this.deps.reviews.start(
-        { pullRequestId: id, prId: pr.id, userId, headSha: pr.head.sha, mode: 'focused', trigger: 'webhook' },
-        { executor: tx },
-      );
-      if (!started) return 'stored';
-      await this.deps.pullRequests.setReviewStatus(id, 'pending', tx);
-      await this.deps.deliveries.markStartsReview(deliveryId, tx);
-      return 'review-started';
-    });
+  /**
+   * Enqueues each delivery (the job id is the delivery id, so a repeat is ignored) and marks the
+   * ones that made it. A failure leaves the delivery for the relay.
+   */
+  private async enqueue(deliveryIds: string[]): Promise<boolean[]> {
+    const results = await Promise.allSettled(
+      deliveryIds.map((deliveryId) => this.deps.queue.add('unprocessedWebhookPayload', { deliveryId }, { jobId: deliveryId })),
+    );
+    const failed = results.find((result) => result.status === 'rejected');
+    if (failed) this.deps.log.warn({ err: failed.reason as unknown }, 'queue unavailable: stored deliveries will be enqueued by the relay');
+    const enqueued = deliveryIds.filter((_, index) => results[index]!.status === 'fulfilled');
+    // A delivery left unmarked is enqueued again by the relay: the job id dedupes it while the first
+    // job exists, and the pipeline skips a commit that is already reviewed.
+    const mark = this.deps.deliveries
+      .markEnqueued(enqueued)
+      .catch((error: unknown) => this.deps.log.warn({ err: error }, 'could not mark deliveries enqueued'))
+      .finally(() => this.marking.delete(mark));
+    this.marking.add(mark);
+    return results.map((result) => result.status === 'fulfilled');
   }
+}
 
-  /** Enqueues each delivery (the job id is the delivery id, so a repeat is ignored) and marks it. */
-  private async dispatch(deliveryIds: string[]): Promise<number> {
-    const enqueued: string[] = [];
-    for (const deliveryId of deliveryIds) {
-      try {
-        await this.deps.queue.add('unprocessedWebhookPayload', { deliveryId }, { jobId: deliveryId });
-        enqueued.push(deliveryId);
-      } catch (error) {
-        this.deps.log.warn({ err: error, deliveryId }, 'queue unavailable: the delivery is stored and will be enqueued by the relay');
-        break;
-      }
-    }
-    await this.deps.deliveries.markEnqueued(enqueued).catch((error: unknown) => this.deps.log.warn({ err: error }, 'could not mark deliveries enqueued'));
-    return enqueued.length;
-  }
+function intakeItem(deliveryId: string, payload: PullRequestEvent, bodyJson: string): IntakeItem {
+  const pr = payload.pull_request;
+  const repository = payload.repository;
+  return {
+    deliveryId,
+    action: payload.action,
+    authorId: pr.user.id,
+    prId: pr.id,
+    repositoryId: String(repository.id),
+    repositoryName: repository.full_name,
+    prNumber: pr.number,
+    title: pr.title,
+    state: pr.state,
+    htmlUrl: pr.html_url ?? null,
+    diff: pr.diff_url ?? '0',
+    draft: pr.draft ?? false,
+    merged: pr.merged ?? false,
+    headBranch: pr.head.ref,
+    baseBranch: pr.base.ref,
+    baseSha: pr.base.sha,
+    headSha: pr.head.sha,
+    mergeCommitSha: pr.merge_commit_sha ?? null,
+    commitsCount: pr.commits ?? null,
+    additions: pr.additions ?? null,
+    deletions: pr.deletions ?? null,
+    changedFiles: pr.changed_files ?? null,
+    createdAt: pr.created_at,
+    updatedAt: pr.updated_at,
+    repoId: repository.id,
+    repoHtmlUrl: repository.html_url ?? null,
+    repoPrivate: repository.private ?? false,
+    reviewable: REVIEW_ACTIONS.has(payload.action) && !(pr.draft ?? false) && pr.state === 'open',
+    bodyJson,
+  };
 }

@@ -1,0 +1,3 @@
+import { serveBareJson } from './bare-json-server.js';
+
+console.log(await serveBareJson());

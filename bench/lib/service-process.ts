@@ -1,0 +1,91 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, type DatabaseHandle } from '../../src/db/database.js';
+import { createTestDatabase, deleteRedisPrefix, uniqueName } from '../../test/helpers/backends.js';
+import { startServer, type ServerProcess } from '../../test/helpers/server-process.js';
+
+export type Backend = 'embedded' | 'servers';
+
+/** PostgreSQL and Redis for the "servers" runs: BENCH_* or TEST_* URLs, else the loopback defaults. */
+export const serverUrls = () => ({
+  databaseUrl: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  redisUrl: process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+});
+
+export interface ServiceProcess {
+  url: string;
+  dataDir: string;
+  /** Stops the server (SIGTERM, graceful). */
+  stop(): Promise<void>;
+  /** The service's database, for checking what it stored (embedded: only once stopped). */
+  inspect<T>(look: (database: DatabaseHandle) => Promise<T>): Promise<T>;
+  /** Removes the database, the Redis keys and the data directory. */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * The service as its own process, started as `npm start` starts it: the load generator must not
+ * share the service's event loop, or both are measured at half speed.
+ */
+export async function startService(backend: Backend, env: Record<string, string> = {}): Promise<ServiceProcess> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-'));
+  const servers = backend === 'servers' ? serverUrls() : undefined;
+  const database = servers === undefined ? undefined : await createTestDatabase(servers.databaseUrl);
+  const redisKeyPrefix = `${uniqueName('bench')}:`;
+  let server: ServerProcess | undefined = await startServer(
+    {
+      NODE_ENV: 'production',
+      ENCRYPTION_KEY: 'cd'.repeat(32),
+      GITHUB_WEBHOOK_SECRET: 'bench-secret',
+      DATA_DIR: dataDir,
+      AUTH_RATE_LIMIT_PER_MIN: '1000000',
+      ...(database === undefined ? {} : { DATABASE_URL: database.url, REDIS_URL: servers!.redisUrl, REDIS_KEY_PREFIX: redisKeyPrefix }),
+      ...env,
+    },
+    { logFile: join(dataDir, 'server.log') },
+  );
+  const stop = async () => {
+    await server?.stop();
+    server = undefined;
+  };
+  return {
+    url: server.url!,
+    dataDir,
+    stop,
+    inspect: async (look) => {
+      if (database === undefined) await stop();
+      const handle = await openDatabase({ url: database?.url, dataDir });
+      try {
+        return await look(handle);
+      } finally {
+        await handle.close();
+      }
+    },
+    cleanup: async () => {
+      await stop();
+      await database?.drop();
+      if (servers !== undefined) await deleteRedisPrefix(servers.redisUrl, redisKeyPrefix);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Whether the servers run can happen here. */
+export async function serversAvailable(): Promise<boolean> {
+  const { databaseUrl, redisUrl } = serverUrls();
+  try {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 1000 });
+    await client.connect();
+    await client.end();
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(redisUrl, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    redis.on('error', () => undefined);
+    await redis.connect();
+    redis.disconnect();
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,181 @@
+import type { DatabaseHandle } from '../db/database.js';
+
+/** One delivery, with the fields the intake stores; `bodyJson` is the raw payload text. */
+export interface IntakeItem {
+  deliveryId: string;
+  action: string;
+  /** GitHub's id of the pull request's author: the owner is the user linked to it. */
+  authorId: number;
+  prId: number;
+  repositoryId: string;
+  repositoryName: string;
+  prNumber: number;
+  title: string;
+  state: string;
+  htmlUrl: string | null;
+  diff: string;
+  draft: boolean;
+  merged: boolean;
+  headBranch: string;
+  baseBranch: string;
+  baseSha: string;
+  headSha: string;
+  mergeCommitSha: string | null;
+  commitsCount: number | null;
+  additions: number | null;
+  deletions: number | null;
+  changedFiles: number | null;
+  createdAt: string;
+  updatedAt: string;
+  repoId: number;
+  repoHtmlUrl: string | null;
+  repoPrivate: boolean;
+  /** The action may start a review (decisions.md §6); the statement decides whether it does. */
+  reviewable: boolean;
+  bodyJson: string;
+}
+
+export type IntakeOutcome = 'unknown-author' | 'duplicate' | 'stored' | 'review-started';
+
+/**
+ * The whole intake of a batch of deliveries in one statement, so one round trip and one commit
+ * store them all, atomically:
+ * - each delivery's owner is the user linked to the author's GitHub id; without one, nothing is stored;
+ * - deliveries already seen are left out (a redelivery changes nothing);
+ * - pull requests are upserted, except by a payload older than the stored one (out of order);
+ * - repository links are inserted if missing and updated only if changed (no hot-row lock);
+ * - a review starts for a reviewable action unless its head commit is already under review or
+ *   reviewed; the conditional upsert decides under the row lock, so concurrent deliveries of one
+ *   commit start one review;
+ * - the deliveries are recorded, with whether they started a review (the relay's outbox).
+ * A batch must not hold two deliveries of one pull request or one delivery id twice.
+ */
+const INTAKE = `
+with input as (
+  select i.*, u.id as user_id
+  from jsonb_to_recordset($1::jsonb) as i(
+    ord int, delivery_id text, action text, author_id bigint, pr_id bigint, repository_id text, repository_name text,
+    pr_number int, title text, state text, html_url text, diff text, draft boolean, merged boolean,
+    head_branch text, base_branch text, base_sha text, head_sha text, merge_commit_sha text,
+    commits_count int, additions int, deletions int, changed_files int, created_at timestamptz, updated_at timestamptz,
+    repo_id bigint, repo_html_url text, repo_private boolean, reviewable boolean, body_blob jsonb)
+  left join users u on u.codehost_user_id = i.author_id
+),
+fresh as (
+  select i.* from input i
+  where i.user_id is not null and not exists (select 1 from webhook_deliveries d where d.delivery_id = i.delivery_id)
+),
+decision as (
+  select f.pr_id,
+         f.reviewable and (p.id is null or (f.updated_at >= p.updated_at and (r.head_sha is distinct from f.head_sha or r.status = 'failed'))) as wants_review
+  from fresh f
+  left join pull_requests p on p.pr_id = f.pr_id
+  left join reviews r on r.id = p.id
+),
+upserted as (
+  insert into pull_requests (user_id, pr_id, repository_id, repository_name, pr_number, title, state, html_url, diff, draft, merged,
+    head_branch, base_branch, base_sha, head_sha, merge_commit_sha, commits_count, additions, deletions, changed_files, body_blob,
+    created_at, updated_at)
+  select user_id, pr_id, repository_id, repository_name, pr_number, title, state, html_url, diff, draft, merged,
+    head_branch, base_branch, base_sha, head_sha, merge_commit_sha, commits_count, additions, deletions, changed_files, body_blob,
+    created_at, updated_at
+  from fresh
+  on conflict (pr_id) do update set
+    user_id = excluded.user_id, repository_id = excluded.repository_id, repository_name = excluded.repository_name,
+    pr_number = excluded.pr_number, title = excluded.title, state = excluded.state, html_url = excluded.html_url,
+    diff = excluded.diff, draft = excluded.draft, merged = excluded.merged, head_branch = excluded.head_branch,
+    base_branch = excluded.base_branch, base_sha = excluded.base_sha, head_sha = excluded.head_sha,
+    merge_commit_sha = excluded.merge_commit_sha, commits_count = excluded.commits_count, additions = excluded.additions,
+    deletions = excluded.deletions, changed_files = excluded.changed_files, body_blob = excluded.body_blob,
+    updated_at = excluded.updated_at,
+    review_status = case when exists (select 1 from decision d where d.pr_id = excluded.pr_id and d.wants_review)
+                         then 'pending' else pull_requests.review_status end
+  where excluded.updated_at >= pull_requests.updated_at
+  returning id, pr_id, user_id, head_sha
+),
+links as (
+  insert into repositories (user_id, repository_id, full_name, html_url, private)
+  select user_id, repo_id, repository_name, repo_html_url, repo_private from fresh
+  on conflict (user_id, repository_id) do nothing
+),
+link_changes as (
+  update repositories r set full_name = f.repository_name, html_url = f.repo_html_url, private = f.repo_private, updated_at = now()
+  from fresh f
+  where r.user_id = f.user_id and r.repository_id = f.repo_id
+    and (r.full_name, r.html_url, r.private) is distinct from (f.repository_name, f.repo_html_url, f.repo_private)
+),
+started as (
+  insert into reviews (id, pr_id, user_id, head_sha, mode, trigged_by)
+  select u.id, u.pr_id, u.user_id, u.head_sha, 'focused', 'webhook'
+  from upserted u join decision d on d.pr_id = u.pr_id
+  where d.wants_review
+  on conflict (id) do update set
+    user_id = excluded.user_id, head_sha = excluded.head_sha, mode = excluded.mode, trigged_by = excluded.trigged_by,
+    state = 'WEBHOOK_RECEIVED', status = 'pending', attempt_number = 1, duration = 0, failure_reason = null,
+    started_at = now(), completed_at = null
+  where reviews.head_sha is distinct from excluded.head_sha or reviews.status = 'failed'
+  returning pr_id
+),
+recorded as (
+  insert into webhook_deliveries (delivery_id, event, action, user_id, pr_id, head_sha, starts_review)
+  select f.delivery_id, 'pull_request', f.action, f.user_id, f.pr_id, f.head_sha, exists (select 1 from started s where s.pr_id = f.pr_id)
+  from fresh f
+  on conflict (delivery_id) do nothing
+  returning delivery_id, starts_review
+)
+select i.ord, i.user_id is not null as owned, r.delivery_id is not null as stored, coalesce(r.starts_review, false) as review_started
+from input i left join recorded r on r.delivery_id = i.delivery_id
+order by i.ord`;
+
+const SMALL_FIELDS: Array<[keyof IntakeItem, string]> = [
+  ['deliveryId', 'delivery_id'],
+  ['action', 'action'],
+  ['authorId', 'author_id'],
+  ['prId', 'pr_id'],
+  ['repositoryId', 'repository_id'],
+  ['repositoryName', 'repository_name'],
+  ['prNumber', 'pr_number'],
+  ['title', 'title'],
+  ['state', 'state'],
+  ['htmlUrl', 'html_url'],
+  ['diff', 'diff'],
+  ['draft', 'draft'],
+  ['merged', 'merged'],
+  ['headBranch', 'head_branch'],
+  ['baseBranch', 'base_branch'],
+  ['baseSha', 'base_sha'],
+  ['headSha', 'head_sha'],
+  ['mergeCommitSha', 'merge_commit_sha'],
+  ['commitsCount', 'commits_count'],
+  ['additions', 'additions'],
+  ['deletions', 'deletions'],
+  ['changedFiles', 'changed_files'],
+  ['createdAt', 'created_at'],
+  ['updatedAt', 'updated_at'],
+  ['repoId', 'repo_id'],
+  ['repoHtmlUrl', 'repo_html_url'],
+  ['repoPrivate', 'repo_private'],
+  ['reviewable', 'reviewable'],
+];
+
+/**
+ * The batch as one JSON array. Each payload's own text is spliced in as it arrived rather than
+ * re-serialized; PostgreSQL's jsonb refuses the NUL character, so `\u0000` escapes become U+FFFD.
+ */
+function batchJson(items: IntakeItem[]): string {
+  const rows = items.map((item, ord) => {
+    const fields: Record<string, unknown> = { ord };
+    for (const [key, column] of SMALL_FIELDS) fields[column] = item[key];
+    return `${JSON.stringify(fields).slice(0, -1)},"body_blob":${item.bodyJson.replaceAll('\\u0000', '\\ufffd')}}`;
+  });
+  return `[${rows.join(',')}]`;
+}
+
+export class WebhookIntakeRepository {
+  constructor(private readonly database: DatabaseHandle) {}
+
+  async store(items: IntakeItem[]): Promise<IntakeOutcome[]> {
+    const rows = await this.database.prepared<{ owned: boolean; stored: boolean; review_started: boolean }>('webhook_intake', INTAKE, [batchJson(items)]);
+    return rows.map((row) => (!row.owned ? 'unknown-author' : !row.stored ? 'duplicate' : row.review_started ? 'review-started' : 'stored'));
+  }
+}
