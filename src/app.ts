@@ -13,12 +13,14 @@ import services from './plugins/app/services.js';
 import workers, { type WorkerOptions } from './plugins/app/workers.js';
 import infrastructure, { type InfrastructureOptions } from './plugins/external/infrastructure.js';
 import authRoutes from './routes/auth/auth-routes.js';
+import byokRoutes from './routes/byok/byok-routes.js';
 import codehostRoutes from './routes/auth/codehost-routes.js';
 import healthRoutes from './routes/health/health-routes.js';
 import usageRoutes from './routes/usage/usage-routes.js';
 import pullRequestsRoutes from './routes/pull-requests/pull-requests-routes.js';
 import usersRoutes from './routes/users/users-routes.js';
 import webhookRoutes from './routes/webhook/webhook-routes.js';
+import workspaceRoutes from './routes/workspace/workspace-routes.js';
 import { loggerOptions } from './lib/logger-options.js';
 
 export interface AppOptions {
@@ -57,6 +59,8 @@ export const serviceApp = fp<AppOptions>(
       await app.register(usageRoutes, { prefix: '/usage' });
       await app.register(webhookRoutes, { prefix: '/webhook' });
       await app.register(pullRequestsRoutes, { prefix: '/pull-request' });
+      await app.register(byokRoutes, { prefix: '/byok' });
+      await app.register(workspaceRoutes, { prefix: '/workspace' });
       if (options.config.github.webhookSecret === undefined) {
         app.log.warn('GITHUB_WEBHOOK_SECRET is not set: unsigned webhook deliveries are accepted (development only)');
       }

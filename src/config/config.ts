@@ -28,6 +28,7 @@ export interface AppConfig {
   platformAi: { baseUrl: string | undefined; apiKey: string | undefined; models: PlatformModel[] };
   freeAllowanceUsd: number;
   byokBaseUrls: { openai: string; anthropic: string; google: string; openrouter: string };
+  byokAllowPrivateNetworks: boolean;
   authRateLimitPerMin: number;
   trustProxy: boolean | string;
   logLevel: string;
@@ -91,6 +92,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       google: trimSlash(env.BYOK_GOOGLE_BASE_URL),
       openrouter: trimSlash(env.BYOK_OPENROUTER_BASE_URL),
     },
+    byokAllowPrivateNetworks: env.BYOK_ALLOW_PRIVATE_NETWORKS,
     authRateLimitPerMin: env.AUTH_RATE_LIMIT_PER_MIN,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,

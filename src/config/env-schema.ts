@@ -70,6 +70,8 @@ export const envSchema = z.object({
   BYOK_ANTHROPIC_BASE_URL: urlWithDefault('https://api.anthropic.com/v1'),
   BYOK_GOOGLE_BASE_URL: urlWithDefault('https://generativelanguage.googleapis.com/v1beta'),
   BYOK_OPENROUTER_BASE_URL: urlWithDefault('https://openrouter.ai/api/v1'),
+  /** Not in decisions.md: whether user-supplied base URLs may point at loopback and private networks. */
+  BYOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true').transform((value) => value === 'true'),
   AUTH_RATE_LIMIT_PER_MIN: z.coerce.number({ error: 'must be a number' }).int().positive().default(20),
   /** Not in decisions.md: behind a load balancer, `true` or the proxies' addresses/CIDRs, comma-separated. */
   TRUST_PROXY: optionalString.transform((value): boolean | string => (value === undefined || value === 'false' ? false : value === 'true' ? true : value)),

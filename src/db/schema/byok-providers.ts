@@ -1,12 +1,9 @@
+import type { CatalogModel } from '../../ai/catalog/provider-catalog.js';
 import { boolean, jsonb, pgTable, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, primaryUuid, updatedAt } from './columns.js';
 import { users } from './users.js';
 
-export interface CatalogModel {
-  id: string;
-  name: string;
-  contextLength?: number | null;
-}
+export type { CatalogModel };
 
 export const byokProviders = pgTable(
   'byok_providers',

@@ -1,9 +1,11 @@
 import fp from 'fastify-plugin';
+import { ByokProviderRepository } from '../../repositories/byok-provider-repository.js';
 import { OtpRepository } from '../../repositories/otp-repository.js';
 import { PullRequestRepository } from '../../repositories/pull-request-repository.js';
 import { ReviewRepository } from '../../repositories/review-repository.js';
 import { WebhookDeliveryRepository } from '../../repositories/webhook-delivery-repository.js';
 import { WebhookIntakeRepository } from '../../repositories/webhook-intake-repository.js';
+import { WorkspaceRepository } from '../../repositories/workspace-repository.js';
 import { SessionRepository } from '../../repositories/session-repository.js';
 import { UsageRepository } from '../../repositories/usage-repository.js';
 import { UserRepository } from '../../repositories/user-repository.js';
@@ -17,6 +19,8 @@ export interface Repositories {
   webhookIntake: WebhookIntakeRepository;
   deliveries: WebhookDeliveryRepository;
   reviews: ReviewRepository;
+  byokProviders: ByokProviderRepository;
+  workspace: WorkspaceRepository;
 }
 
 export default fp(
@@ -30,6 +34,8 @@ export default fp(
       webhookIntake: new WebhookIntakeRepository(app.database),
       deliveries: new WebhookDeliveryRepository(app.db),
       reviews: new ReviewRepository(app.db),
+      byokProviders: new ByokProviderRepository(app.db),
+      workspace: new WorkspaceRepository(app.db),
     };
     app.decorate('repos', repositories);
   },

@@ -1,11 +1,16 @@
 import fp from 'fastify-plugin';
+import { EndpointPolicy } from '../../ai/endpoint-policy.js';
+import { ModelRouter } from '../../ai/model-router.js';
+import { UsageMeter } from '../../ai/usage-meter.js';
 import { deriveKey } from '../../lib/crypto/tokens.js';
+import { ByokService } from '../../routes/byok/byok-service.js';
 import { AuthService } from '../../routes/auth/auth-service.js';
 import { CodehostService } from '../../routes/auth/codehost-service.js';
 import { OneTimeCodes } from '../../routes/auth/one-time-codes.js';
 import { PullRequestsService } from '../../routes/pull-requests/pull-requests-service.js';
 import { UsersService } from '../../routes/users/users-service.js';
 import { WebhookService } from '../../routes/webhook/webhook-service.js';
+import { ByokDirectory } from '../../services/byok-directory.js';
 import { SessionService } from '../../services/session-service.js';
 import { UsageService } from '../../services/usage-service.js';
 
@@ -17,6 +22,8 @@ export interface Services {
   usage: UsageService;
   webhook: WebhookService;
   pullRequests: PullRequestsService;
+  byok: ByokService;
+  models: ModelRouter;
 }
 
 /** The services hold the rules; routes and workers only call them. */
@@ -25,6 +32,8 @@ export default fp(
     const { repos, config } = app;
     const log = app.log.child({ component: 'services' });
     const sessions = new SessionService(repos.sessions, app.kv, log);
+    const directory = new ByokDirectory(repos.byokProviders, app.kv);
+    const policy = new EndpointPolicy(config.byokAllowPrivateNetworks);
 
     const services: Services = {
       sessions,
@@ -50,6 +59,16 @@ export default fp(
       users: new UsersService({ db: app.db, users: repos.users, sessionRecords: repos.sessions, sessions, kv: app.kv }),
       usage: new UsageService(repos.usage, config.freeAllowanceUsd),
       pullRequests: new PullRequestsService(repos.pullRequests),
+      byok: new ByokService({ config, providers: repos.byokProviders, directory, secretBox: app.secretBox, policy }),
+      models: new ModelRouter({
+        config,
+        directory,
+        workspace: repos.workspace,
+        usage: repos.usage,
+        meter: new UsageMeter(repos.usage, log.child({ component: 'usage' })),
+        secretBox: app.secretBox,
+        policy,
+      }),
       webhook: new WebhookService({
         users: repos.users,
         intake: repos.webhookIntake,

@@ -4,9 +4,9 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { AppError } from '../../lib/app-error.js';
 import type { SessionRepository } from '../../repositories/session-repository.js';
 import type { UserChanges, UserRepository } from '../../repositories/user-repository.js';
+import { byokCacheKey } from '../../services/byok-directory.js';
 import type { SessionService } from '../../services/session-service.js';
 
-export const byokCacheKey = (userId: string) => `byok:${userId}`;
 
 export class UsersService {
   constructor(

@@ -1,0 +1,137 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { AppConfig } from '../config/config.js';
+import type { ReviewMode } from '../db/schema/index.js';
+import { AppError } from '../lib/app-error.js';
+import type { SecretBox } from '../lib/crypto/secret-box.js';
+import type { UsageRepository } from '../repositories/usage-repository.js';
+import type { WorkspaceRepository } from '../repositories/workspace-repository.js';
+import type { ByokDirectory, CachedProvider } from '../services/byok-directory.js';
+import type { ProviderName } from './catalog/provider-catalog.js';
+import type { EndpointPolicy } from './endpoint-policy.js';
+import { createLanguageModel } from './language-models.js';
+import type { UsageMeter } from './usage-meter.js';
+
+export interface ModelRequest {
+  userId: string;
+  /** A model slug; when absent, the workspace's model for `mode`, then a default. */
+  model?: string | null;
+  mode?: ReviewMode;
+  /** An explicit choice among the user's providers. */
+  provider?: { providerId?: string; modelProviderName?: string };
+}
+
+export interface ModelChoice {
+  /** Metered: every generation through it records its usage. */
+  model: LanguageModelV3;
+  modelId: string;
+  source: 'byok' | 'platform';
+  providerId: string | null;
+  providerName: ProviderName | 'platform';
+  contextLength: number | null;
+}
+
+export interface ModelRouterDeps {
+  config: Pick<AppConfig, 'platformAi' | 'freeAllowanceUsd' | 'byokBaseUrls'>;
+  directory: ByokDirectory;
+  workspace: WorkspaceRepository;
+  usage: UsageRepository;
+  meter: UsageMeter;
+  secretBox: SecretBox;
+  policy: EndpointPolicy;
+}
+
+const MODE_FIELDS = { quick: 'quickModeModel', focused: 'focusedModeModel', deep: 'deepModeModel' } as const;
+
+/**
+ * The one way to a language model. For a user and a model (or a review mode), picks the provider
+ * and key in this order: the provider the request names; an enabled provider of the user whose
+ * catalog has the model; the platform, while the user's spend is under the free allowance. Past
+ * that, a 402 that says to add a key. The model handed out records its own usage and cost.
+ */
+export class ModelRouter {
+  constructor(private readonly deps: ModelRouterDeps) {}
+
+  async resolve(request: ModelRequest): Promise<ModelChoice> {
+    const { userId } = request;
+    const slug = request.model?.trim() || (request.mode === undefined ? undefined : await this.modeModel(userId, request.mode));
+    const providers = await this.deps.directory.list(userId);
+
+    if (request.provider !== undefined) {
+      const { providerId, modelProviderName } = request.provider;
+      const chosen = providers.find((provider) => (providerId !== undefined ? provider.id === providerId : provider.modelProviderName === modelProviderName));
+      if (chosen === undefined) throw new AppError('NOT_FOUND', 'No such provider among your API keys');
+      if (!chosen.enabled) throw new AppError('BAD_REQUEST', `Your ${chosen.modelProviderName} key is disabled`);
+      const modelId = slug ?? chosen.availableModels?.[0]?.id;
+      if (modelId === undefined) throw new AppError('BAD_REQUEST', 'Choose a model for that provider');
+      return this.fromProvider(userId, chosen, modelId);
+    }
+
+    const enabled = providers.filter((provider) => provider.enabled);
+    if (slug !== undefined) {
+      const serving = enabled.find((provider) => provider.availableModels?.some((model) => model.id === slug));
+      if (serving !== undefined) return this.fromProvider(userId, serving, slug);
+    }
+
+    const { platformAi, freeAllowanceUsd } = this.deps.config;
+    const platformModel = slug === undefined ? platformAi.models[0] : platformAi.models.find((model) => model.id === slug);
+    const allowanceLeft = (await this.deps.usage.totalCost(userId)) < freeAllowanceUsd;
+    if (platformModel !== undefined && platformAi.baseUrl !== undefined && allowanceLeft) {
+      return this.fromPlatform(userId, platformModel.id);
+    }
+
+    // Nothing asked for in particular: any model of the user's own keys will do.
+    const fallback = slug === undefined ? enabled.find((provider) => (provider.availableModels?.length ?? 0) > 0) : undefined;
+    if (fallback !== undefined) return this.fromProvider(userId, fallback, fallback.availableModels![0]!.id);
+
+    throw new AppError('PAYMENT_REQUIRED', this.refusal(slug, platformModel !== undefined && platformAi.baseUrl !== undefined));
+  }
+
+  private refusal(slug: string | undefined, onPlatform: boolean): string {
+    if (onPlatform) {
+      return `Your free allowance of ${this.deps.config.freeAllowanceUsd.toFixed(2)} USD is used up: add an API key of your own (POST /byok) to keep going`;
+    }
+    if (this.deps.config.platformAi.baseUrl === undefined) return 'This service offers no platform models: add an API key of your own (POST /byok)';
+    return `None of your API keys serves "${slug}" and the platform does not offer it: add a key for it (POST /byok)`;
+  }
+
+  private async modeModel(userId: string, mode: ReviewMode): Promise<string | undefined> {
+    const settings = await this.deps.workspace.find(userId);
+    return settings?.[MODE_FIELDS[mode]]?.trim() || undefined;
+  }
+
+  private fromProvider(userId: string, provider: CachedProvider, modelId: string): ModelChoice {
+    const name = provider.modelProviderName as ProviderName;
+    const baseUrl = provider.customBaseUrl ?? (name === 'custom' ? undefined : this.deps.config.byokBaseUrls[name]);
+    if (baseUrl === undefined) throw new AppError('BAD_REQUEST', 'Your custom provider has no base URL');
+    const model = createLanguageModel({
+      provider: name,
+      baseUrl,
+      apiKey: this.deps.secretBox.decrypt(provider.apiKey),
+      modelId,
+      // A URL the user supplied is checked on every call, not only when it was registered.
+      fetch: provider.customBaseUrl === null ? undefined : this.deps.policy.fetch,
+    });
+    return {
+      model: this.deps.meter.wrap(model, { userId, pricing: null }),
+      modelId,
+      source: 'byok',
+      providerId: provider.id,
+      providerName: name,
+      contextLength: provider.availableModels?.find((entry) => entry.id === modelId)?.contextLength ?? null,
+    };
+  }
+
+  private fromPlatform(userId: string, modelId: string): ModelChoice {
+    const { baseUrl, apiKey, models } = this.deps.config.platformAi;
+    const entry = models.find((model) => model.id === modelId)!;
+    const model = createLanguageModel({ provider: 'platform', baseUrl: baseUrl!, apiKey: apiKey ?? '', modelId });
+    return {
+      model: this.deps.meter.wrap(model, { userId, pricing: { inputPrice: entry.inputPrice, outputPrice: entry.outputPrice } }),
+      modelId,
+      source: 'platform',
+      providerId: null,
+      providerName: 'platform',
+      contextLength: entry.contextLength,
+    };
+  }
+}

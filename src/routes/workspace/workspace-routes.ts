@@ -1,0 +1,68 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error.js';
+import { requireSession } from '../../plugins/app/authentication.js';
+import { errorResponses, noContent } from '../common-schemas.js';
+import { settingsBody, settingsResponse, tabParams } from './workspace-schemas.js';
+
+const AI_SETTINGS = 'aiSettings';
+
+function checkTab(tab: string) {
+  if (tab !== AI_SETTINGS) throw new AppError('NOT_FOUND', `No workspace tab "${tab}"; the tab is ${AI_SETTINGS}`);
+}
+
+/** Per-mode review models and prompts, tab `aiSettings`. */
+const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { workspace } = app.repos;
+  const tags = ['workspace'];
+
+  app.get(
+    '/:tab',
+    { schema: { tags, summary: 'Your review settings (an array of at most one record)', params: tabParams, response: { 200: settingsResponse, ...errorResponses(401, 404) } } },
+    async (request) => {
+      checkTab(request.params.tab);
+      const settings = await workspace.find(requireSession(request).userId);
+      if (settings === undefined) return [];
+      const { userId: _userId, createdAt, updatedAt, ...rest } = settings;
+      return [{ ...rest, createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() }];
+    },
+  );
+
+  app.post(
+    '/:tab',
+    {
+      schema: {
+        tags,
+        summary: 'Create your review settings',
+        params: tabParams,
+        body: settingsBody,
+        response: { 201: z.object({ message: z.string() }), ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      checkTab(request.params.tab);
+      if (!(await workspace.create(requireSession(request).userId, request.body))) throw new AppError('CONFLICT', 'Your settings exist already: change them with PATCH');
+      return reply.code(201).send({ message: 'Resource created successfully' });
+    },
+  );
+
+  app.patch(
+    '/:tab',
+    {
+      schema: {
+        tags,
+        summary: 'Change only the fields sent (null clears one)',
+        params: tabParams,
+        body: settingsBody,
+        response: { 204: noContent, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      checkTab(request.params.tab);
+      await workspace.patch(requireSession(request).userId, request.body);
+      return reply.code(204).send(null);
+    },
+  );
+};
+
+export default workspaceRoutes;
