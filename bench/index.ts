@@ -1,4 +1,5 @@
 import { authSessionBench } from './scenarios/auth-session.js';
+import { reviewPrepareBench } from './scenarios/review-prepare.js';
 import { startupBench } from './scenarios/startup.js';
 import { webhookBench } from './scenarios/webhook.js';
 import { serversAvailable, type Backend } from './lib/service-process.js';
@@ -17,6 +18,7 @@ const scenarios: Record<string, () => Promise<void>> = {
   'auth-session': async () => {
     for (const backend of backends) await authSessionBench(backend, duration);
   },
+  'review-prepare': reviewPrepareBench,
   webhook: async () => {
     for (const backend of backends) await webhookBench(backend, duration);
   },

@@ -18,6 +18,7 @@ import codehostRoutes from './routes/auth/codehost-routes.js';
 import healthRoutes from './routes/health/health-routes.js';
 import usageRoutes from './routes/usage/usage-routes.js';
 import pullRequestsRoutes from './routes/pull-requests/pull-requests-routes.js';
+import reviewRoutes from './routes/review/review-routes.js';
 import usersRoutes from './routes/users/users-routes.js';
 import webhookRoutes from './routes/webhook/webhook-routes.js';
 import workspaceRoutes from './routes/workspace/workspace-routes.js';
@@ -60,6 +61,7 @@ export const serviceApp = fp<AppOptions>(
       await app.register(webhookRoutes, { prefix: '/webhook' });
       await app.register(pullRequestsRoutes, { prefix: '/pull-request' });
       await app.register(byokRoutes, { prefix: '/byok' });
+      await app.register(reviewRoutes, { prefix: '/review' });
       await app.register(workspaceRoutes, { prefix: '/workspace' });
       if (options.config.github.webhookSecret === undefined) {
         app.log.warn('GITHUB_WEBHOOK_SECRET is not set: unsigned webhook deliveries are accepted (development only)');

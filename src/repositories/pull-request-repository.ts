@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import type { Database, Executor } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { pullRequests, type PullRequest, type ReviewStatus } from '../db/schema/index.js';
 import { containsPattern } from '../lib/like-pattern.js';
 
@@ -60,9 +60,13 @@ export class PullRequestRepository {
       .limit(PAGE_SIZE);
   }
 
-  async setReviewStatus(id: string, status: ReviewStatus, executor: Executor = this.db): Promise<void> {
-    // The list is ordered by GitHub's updated_at; a status change must not move the pull request in it.
-    await executor.update(pullRequests).set({ reviewStatus: status, updatedAt: sql`${pullRequests.updatedAt}` }).where(eq(pullRequests.id, id));
+  async setDiffContent(id: string, diffContent: string): Promise<void> {
+    await this.db.update(pullRequests).set({ diffContent, updatedAt: sql`${pullRequests.updatedAt}` }).where(eq(pullRequests.id, id));
+  }
+
+  async find(id: string): Promise<PullRequest | undefined> {
+    const [row] = await this.db.select().from(pullRequests).where(eq(pullRequests.id, id)).limit(1);
+    return row;
   }
 
   async findOwned(userId: string, id: string): Promise<PullRequest | undefined> {

@@ -111,8 +111,8 @@ started as (
   where d.wants_review
   on conflict (id) do update set
     user_id = excluded.user_id, head_sha = excluded.head_sha, mode = excluded.mode, trigged_by = excluded.trigged_by,
-    state = 'WEBHOOK_RECEIVED', status = 'pending', attempt_number = 1, duration = 0, failure_reason = null,
-    started_at = now(), completed_at = null
+    run_id = gen_random_uuid(), state = 'WEBHOOK_RECEIVED', status = 'pending', attempt_number = 1, duration = 0,
+    failure_reason = null, started_at = now(), completed_at = null
   where reviews.head_sha is distinct from excluded.head_sha or reviews.status = 'failed'
   returning pr_id
 ),

@@ -176,7 +176,7 @@ function deferred() {
   return { promise, resolve };
 }
 
-const REVIEW: ReviewRequest = { pullRequestId: 'pr_0001', headSha: '3f2a9c1e5b7d', mode: 'deep', trigger: 'manual' };
+const REVIEW: ReviewRequest = { pullRequestId: 'pr_0001', runId: '3f2a9c1e-5b7d-4c1e-9a2b-7d3f2a9c1e5b' };
 const WEBHOOK = 'unprocessedWebhookPayload';
 
 describe.each(implementations)('JobQueue contract: $name', ({ setup }) => {

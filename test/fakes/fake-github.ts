@@ -26,6 +26,10 @@ export class FakeGitHub {
   private readonly codes = new Map<string, string>();
   private readonly tokens = new Map<string, FakeGitHubUser>();
   private readonly diffs = new Map<string, string>();
+  private readonly compares = new Map<string, string>();
+  private readonly files = new Map<string, string>();
+  /** Fails this many diff requests with a 502 before answering (GitHub having a bad minute). */
+  failDiffs = 0;
   private server: Server | undefined;
   url = '';
 
@@ -50,6 +54,14 @@ export class FakeGitHub {
 
   setDiff(fullName: string, number: number, diff: string) {
     this.diffs.set(`${fullName}#${number}`, diff);
+  }
+
+  setCompare(fullName: string, base: string, head: string, diff: string) {
+    this.compares.set(`${fullName}@${base}...${head}`, diff);
+  }
+
+  setFile(fullName: string, ref: string, path: string, content: string) {
+    this.files.set(`${fullName}@${ref}:${path}`, content);
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse) {
@@ -81,8 +93,22 @@ export class FakeGitHub {
 
     const pull = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)$/.exec(url.pathname);
     if (pull && request.headers.accept === 'application/vnd.github.diff') {
+      if (this.failDiffs > 0) {
+        this.failDiffs--;
+        return send(502, { message: 'Server Error' });
+      }
       const diff = this.diffs.get(`${pull[1]}#${pull[2]}`);
       return diff === undefined ? send(404, { message: 'Not Found' }) : send(200, diff, 'text/plain; charset=utf-8');
+    }
+    const compare = /^\/repos\/([^/]+\/[^/]+)\/compare\/([^.]+)\.\.\.(.+)$/.exec(url.pathname);
+    if (compare && request.headers.accept === 'application/vnd.github.diff') {
+      const diff = this.compares.get(`${compare[1]}@${compare[2]}...${compare[3]}`);
+      return diff === undefined ? send(404, { message: 'Not Found' }) : send(200, diff, 'text/plain; charset=utf-8');
+    }
+    const contents = /^\/repos\/([^/]+\/[^/]+)\/contents\/(.+)$/.exec(url.pathname);
+    if (contents && request.headers.accept === 'application/vnd.github.raw') {
+      const file = this.files.get(`${contents[1]}@${url.searchParams.get('ref')}:${decodeURIComponent(contents[2]!)}`);
+      return file === undefined ? send(404, { message: 'Not Found' }) : send(200, file, 'text/plain; charset=utf-8');
     }
     send(404, { message: 'Not Found' });
   }

@@ -12,6 +12,8 @@ export interface OutboxEmail {
   to: string;
   subject: string;
   raw: string;
+  /** The body, decoded from quoted-printable when it was sent so. */
+  text: string;
 }
 
 /** Reads what the outbox mailer wrote, as a user would read their inbox. */
@@ -23,7 +25,7 @@ export class Outbox {
     return Promise.all(
       files.map(async (file) => {
         const raw = await readFile(join(this.directory, file), 'utf8');
-        return { file, raw, to: header(raw, 'To'), subject: header(raw, 'Subject') };
+        return { file, raw, to: header(raw, 'To'), subject: header(raw, 'Subject'), text: body(raw) };
       }),
     );
   }
@@ -45,10 +47,18 @@ export class Outbox {
   /** The six-digit code of the newest matching email to `to`. */
   async code(to: string, options?: MatchOptions): Promise<string> {
     const email = await this.latest(to, options);
-    const match = /code is (\d{6})/.exec(email.raw);
+    const match = /code is (\d{6})/.exec(email.text);
     if (!match) throw new Error(`no code in ${email.file}`);
     return match[1]!;
   }
+}
+
+/** The body after the headers; quoted-printable soft breaks and escapes undone. */
+function body(raw: string): string {
+  const text = raw.slice(raw.indexOf('\n\n') + 2);
+  if (!/^Content-Transfer-Encoding: quoted-printable$/im.test(raw)) return text;
+  const bytes = text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
 const header = (raw: string, name: string) => new RegExp(`^${name}: (.*)$`, 'm').exec(raw)?.[1]?.trim() ?? '';

@@ -35,8 +35,9 @@ export async function seedUserData(db: Database, userId: string) {
   await db.insert(repositories).values({ userId, repositoryId: prId, fullName: 'octo/repo' });
   const [conversation] = await db.insert(aiConversations).values({ userId, title: 'Seeded chat', connectedPrId: pr!.id }).returning();
   await db.insert(aiMessages).values({ conversationId: conversation!.id, inputMessage: 'hi', outputMessage: 'hello' });
-  await db.insert(workspaceSettings).values({ userId, systemPrompt: 'Be brief' });
-  await db.insert(byokProviders).values({ userId, modelProviderName: 'openai', apiKey: 'sealed' });
+  // One per user: seeding a second pull request for the same user keeps the first ones.
+  await db.insert(workspaceSettings).values({ userId, systemPrompt: 'Be brief' }).onConflictDoNothing();
+  await db.insert(byokProviders).values({ userId, modelProviderName: 'openai', apiKey: 'sealed' }).onConflictDoNothing();
   await db.insert(usage).values({ userId, inputCost: 0.01, outputCost: 0.02 }).onConflictDoNothing();
   return { pullRequestId: pr!.id, prId, conversationId: conversation!.id };
 }

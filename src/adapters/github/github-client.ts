@@ -30,6 +30,8 @@ export class GitHubApiError extends Error {
 
 const USER_AGENT = 'pr-review-service';
 
+const repoPath = (fullName: string) => fullName.split('/').map(encodeURIComponent).join('/');
+
 /**
  * The calls this service makes to GitHub or GitHub Enterprise, all against the configured hosts so
  * tests can point them at a local fake.
@@ -74,6 +76,36 @@ export class GitHubClient {
   async getPrimaryEmail(token: string): Promise<string | null> {
     const emails = await this.api<Array<{ email: string; primary: boolean; verified: boolean }>>('/user/emails', token);
     return emails.find((entry) => entry.primary && entry.verified)?.email ?? null;
+  }
+
+  /** A pull request's unified diff, as GitHub renders it (`git diff base...head`). */
+  async pullRequestDiff(fullName: string, number: number, token: string | undefined): Promise<string> {
+    return (await this.request(`/repos/${repoPath(fullName)}/pulls/${number}`, token, 'application/vnd.github.diff')).text();
+  }
+
+  /**
+   * The diff between two commits, for reviewing what a push changed. Null when GitHub cannot
+   * compare them (the older commit was force-pushed away).
+   */
+  async compareDiff(fullName: string, base: string, head: string, token: string | undefined): Promise<string | null> {
+    try {
+      const path = `/repos/${repoPath(fullName)}/compare/${encodeURIComponent(base)}...${encodeURIComponent(head)}`;
+      return await (await this.request(path, token, 'application/vnd.github.diff')).text();
+    } catch (error) {
+      if (error instanceof GitHubApiError && (error.status === 404 || error.status === 422)) return null;
+      throw error;
+    }
+  }
+
+  /** A file's content at a commit, or null when it does not exist there. */
+  async fileContent(fullName: string, path: string, ref: string, token: string | undefined): Promise<string | null> {
+    try {
+      const url = `/repos/${repoPath(fullName)}/contents/${path.split('/').map(encodeURIComponent).join('/')}?ref=${encodeURIComponent(ref)}`;
+      return await (await this.request(url, token, 'application/vnd.github.raw')).text();
+    } catch (error) {
+      if (error instanceof GitHubApiError && error.status === 404) return null;
+      throw error;
+    }
   }
 
   private async api<T>(path: string, token: string | undefined, accept = 'application/vnd.github+json'): Promise<T> {

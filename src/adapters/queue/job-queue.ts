@@ -1,5 +1,3 @@
-import type { ReviewMode } from '../../db/schema/index.js';
-
 /**
  * The review pipeline's queues (decisions.md §6), each with its payload type. Payloads carry ids,
  * not documents: the database holds the data, so a retried job always reads the latest state.
@@ -13,11 +11,10 @@ export interface JobPayloads {
   extractedPrContent: ReviewRequest;
 }
 
+/** A run of the review of a pull request; the run's mode and commit are on its review row. */
 export interface ReviewRequest {
   pullRequestId: string;
-  headSha: string;
-  mode: ReviewMode;
-  trigger: 'webhook' | 'manual';
+  runId: string;
 }
 
 export type QueueName = keyof JobPayloads;

@@ -34,6 +34,8 @@ export const reviews = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** A new id for every run: a job of an older run (superseded by a push or a re-run) sees it changed and stops. */
+    runId: uuid('run_id').notNull().defaultRandom(),
     state: varchar('state', { length: 56 }).$type<PipelineState>().notNull().default('WEBHOOK_RECEIVED'),
     status: varchar('status', { length: 56 }).$type<ReviewStatus>().notNull().default('pending'),
     triggedBy: varchar('trigged_by', { length: 16 }).$type<'webhook' | 'manual'>().notNull(),
@@ -46,6 +48,8 @@ export const reviews = pgTable(
     /** The commit of the last completed review: an incremental review starts from it. */
     reviewdSha: varchar('reviewd_sha', { length: 64 }),
     reviewRawJson: jsonb('review_raw_json'),
+    /** For a push to a reviewed pull request: the diff since the last reviewed commit (GitHub's compare). */
+    incrementalDiff: text('incremental_diff'),
     coverage: jsonb('coverage').$type<ReviewCoverage>(),
     failureReason: text('failure_reason'),
     startedAt: timestampMs('started_at').notNull().defaultNow(),

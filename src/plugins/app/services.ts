@@ -8,6 +8,7 @@ import { AuthService } from '../../routes/auth/auth-service.js';
 import { CodehostService } from '../../routes/auth/codehost-service.js';
 import { OneTimeCodes } from '../../routes/auth/one-time-codes.js';
 import { PullRequestsService } from '../../routes/pull-requests/pull-requests-service.js';
+import { ReviewService } from '../../routes/review/review-service.js';
 import { UsersService } from '../../routes/users/users-service.js';
 import { WebhookService } from '../../routes/webhook/webhook-service.js';
 import { ByokDirectory } from '../../services/byok-directory.js';
@@ -24,6 +25,7 @@ export interface Services {
   pullRequests: PullRequestsService;
   byok: ByokService;
   models: ModelRouter;
+  reviews: ReviewService;
 }
 
 /** The services hold the rules; routes and workers only call them. */
@@ -59,6 +61,7 @@ export default fp(
       users: new UsersService({ db: app.db, users: repos.users, sessionRecords: repos.sessions, sessions, kv: app.kv }),
       usage: new UsageService(repos.usage, config.freeAllowanceUsd),
       pullRequests: new PullRequestsService(repos.pullRequests),
+      reviews: new ReviewService({ reviews: repos.reviews, queue: app.queue, log }),
       byok: new ByokService({ config, providers: repos.byokProviders, directory, secretBox: app.secretBox, policy }),
       models: new ModelRouter({
         config,
@@ -79,6 +82,9 @@ export default fp(
       }),
     };
     app.decorate('services', services);
+    // The AI SDK prints provider warnings (e.g. a JSON schema the endpoint ignores) to the console;
+    // they belong in the log, at debug level: they describe the provider, not a fault.
+    globalThis.AI_SDK_LOG_WARNINGS = ({ warnings, provider, model }) => log.debug({ warnings, provider, model }, 'AI SDK warnings');
     // Before the database closes (hooks run last-registered first): finish writing accepted deliveries.
     app.addHook('onClose', () => services.webhook.drained());
   },

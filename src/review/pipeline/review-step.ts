@@ -1,0 +1,193 @@
+import pLimit from 'p-limit';
+import type { GitHubClient } from '../../adapters/github/github-client.js';
+import type { Mailer } from '../../adapters/mail/mailer.js';
+import { UnrecoverableJobError, type Job } from '../../adapters/queue/job-queue.js';
+import type { ModelChoice, ModelRouter } from '../../ai/model-router.js';
+import type { PullRequest, Review } from '../../db/schema/index.js';
+import { AppError } from '../../lib/app-error.js';
+import type { SecretBox } from '../../lib/crypto/secret-box.js';
+import type { Logger } from '../../lib/logger.js';
+import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
+import type { ReviewRepository } from '../../repositories/review-repository.js';
+import type { UserRepository } from '../../repositories/user-repository.js';
+import type { WorkspaceRepository } from '../../repositories/workspace-repository.js';
+import { chunkFiles, computeCoverage, type ReviewChunk } from '../chunking.js';
+import { parseUnifiedDiff } from '../diff/parse-unified-diff.js';
+import { applySkipRules } from '../diff/skip-rules.js';
+import { carryOverFindings } from '../findings/carry-over.js';
+import { finalizeReview, type ChunkReview } from '../merge-reviews.js';
+import { buildReviewPrompt, DEFAULT_MAX_FINDINGS, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens, type FileContext, type PromptSettings } from '../prompts.js';
+import type { ReviewOutput } from '../review-output.js';
+import { countBySeverity, scoreReview } from '../score.js';
+import { countTokens } from '../tokens.js';
+import { applyVerification, buildVerificationPrompt } from '../verification.js';
+import { githubFailure, tokenFor } from './github-access.js';
+import { askForReview, askForVerification } from './model-review.js';
+import { reviewCompletedEmail } from './review-email.js';
+import { isCurrentRun } from './review-runs.js';
+
+/** When a model's catalog does not say, assume a context most current chat models exceed. */
+export const DEFAULT_CONTEXT_LENGTH = 32_000;
+/** Model calls of one review at once: bounded so a 2,000-file PR does not open 250 connections. */
+export const CHUNK_CONCURRENCY = 3;
+/** Deep mode: share of the context the full files may take. */
+const FILE_CONTEXT_SHARE = 0.3;
+
+export interface ReviewStepDeps {
+  users: UserRepository;
+  pullRequests: PullRequestRepository;
+  reviews: ReviewRepository;
+  workspace: WorkspaceRepository;
+  models: ModelRouter;
+  github: GitHubClient;
+  mailer: Mailer;
+  secretBox: SecretBox;
+  fallbackToken: string | undefined;
+  publicUrl: string;
+  log: Logger;
+}
+
+/**
+ * `extractedPrContent`: the review itself. The diff (or, after a push, the diff since the last
+ * review) is parsed, filtered, split into chunks that fit the model's context, reviewed chunk by
+ * chunk, and the findings are anchored to the diff, filtered and merged; deep mode adds the full
+ * files and a verification pass. Nothing reviewable is left out: every reviewable line is in a chunk.
+ */
+export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrContent'>): Promise<void> {
+  const { pullRequestId, runId } = job.payload;
+  const review = await deps.reviews.find(pullRequestId);
+  const pr = await deps.pullRequests.find(pullRequestId);
+  if (!isCurrentRun(review, runId) || pr === undefined || pr.diffContent === null) return;
+
+  const settings = (await deps.workspace.find(pr.userId)) ?? null;
+  const choice = await deps.models.resolve({ userId: pr.userId, mode: review.mode }).catch((error: unknown) => {
+    // No model this user may use (allowance spent, unknown model): retrying will not change that.
+    if (error instanceof AppError && error.statusCode < 500) throw new UnrecoverableJobError(error.message);
+    throw error;
+  });
+
+  const incremental = review.incrementalDiff !== null;
+  const files = parseUnifiedDiff(review.incrementalDiff ?? pr.diffContent);
+  const { reviewable, skipped } = applySkipRules(files);
+  const coverage = computeCoverage(files, reviewable);
+  const contextLength = choice.contextLength ?? DEFAULT_CONTEXT_LENGTH;
+  const fileContextTokens = review.mode === 'deep' ? Math.floor(contextLength * FILE_CONTEXT_SHARE) : 0;
+  // Fetched up to 80% of their share: the line numbers they are shown with take the rest.
+  const fileContext = fileContextTokens > 0 ? await fullFiles(deps, pr, review, reviewable.map((file) => file.path), fileContextTokens * 0.8) : [];
+
+  const promptBase = {
+    mode: review.mode,
+    settings: settings as PromptSettings | null,
+    pullRequest: { title: pr.title, body: pullRequestBody(pr), headBranch: pr.headBranch, baseBranch: pr.baseBranch },
+    skipped,
+    reviewablePaths: reviewable.map((file) => file.path),
+    fileContext,
+    fileContextTokens,
+  };
+  const overhead = promptOverheadTokens({ ...promptBase, chunkCount: 2 });
+  const tokenBudget = Math.max(1, contextLength - overhead - DEFAULT_OUTPUT_RESERVE[review.mode]);
+  const chunks = reviewable.length === 0 ? [] : chunkFiles(reviewable, { tokenBudget });
+
+  const limit = pLimit(CHUNK_CONCURRENCY);
+  const parts = await Promise.all(chunks.map((chunk) => limit(() => reviewChunk(choice, chunk, chunks.length, promptBase))));
+  const previous = incremental ? previousFindings(review) : [];
+  const { review: final, counts } = finalizeReview(parts, reviewable, {
+    maxFindings: DEFAULT_MAX_FINDINGS[review.mode],
+    incremental: incremental ? { previous, pushDiff: files } : undefined,
+  });
+  const comments = [...final.comments, ...(incremental ? carryOverFindings(previous, files) : [])];
+  const output = {
+    ...final,
+    summary: { ...final.summary, overview: overview(final, chunks.length, skipped.length, incremental, review.reviewdSha), findingsCount: comments.length },
+    comments,
+    skippedFiles: skipped,
+    droppedFindings: counts,
+    model: { id: choice.modelId, source: choice.source },
+    reviewedCommit: review.headSha,
+    ...(incremental ? { incrementalSince: review.reviewdSha } : {}),
+  };
+
+  const completed = await deps.reviews.complete(pr.id, runId, {
+    reviewSummary: output.summary.overview,
+    reviewRawJson: output,
+    reviewdSha: review.headSha ?? pr.headSha,
+    coverage,
+  });
+  if (completed) await notify(deps, pr, output);
+}
+
+async function reviewChunk(
+  choice: ModelChoice,
+  chunk: ReviewChunk,
+  chunkCount: number,
+  base: Omit<Parameters<typeof buildReviewPrompt>[0], 'chunk' | 'chunkCount'>,
+): Promise<ChunkReview> {
+  let review = await askForReview(choice.model, buildReviewPrompt({ ...base, chunk, chunkCount }));
+  if (base.mode === 'deep' && review.comments.length > 0) {
+    // A second look: the model re-checks each finding against the code and drops what it cannot confirm.
+    const verification = await askForVerification(choice.model, buildVerificationPrompt({ findings: review.comments, chunk, fileContext: base.fileContext, settings: base.settings }));
+    review = { ...review, comments: applyVerification(review.comments, verification).findings };
+  }
+  return { review, changedLines: chunk.changedLines };
+}
+
+/** Deep mode: the changed files' full new content, as many as fit in the budget. */
+async function fullFiles(deps: ReviewStepDeps, pr: PullRequest, review: Review, paths: string[], tokenBudget: number): Promise<FileContext[]> {
+  const token = tokenFor(await deps.users.findById(pr.userId), deps.secretBox, deps.fallbackToken);
+  const ref = review.headSha ?? pr.headSha;
+  const files: FileContext[] = [];
+  let used = 0;
+  for (const path of paths) {
+    const content = await deps.github.fileContent(pr.repositoryName, path, ref, token).catch((error: unknown) => {
+      throw githubFailure(error, `the content of ${path}`);
+    });
+    if (content === null) continue;
+    const tokens = countTokens(content);
+    if (used + tokens > tokenBudget) continue;
+    used += tokens;
+    files.push({ path, content });
+  }
+  return files;
+}
+
+function previousFindings(review: Review) {
+  const raw = review.reviewRawJson as { comments?: ReviewOutput['comments'] } | null;
+  return raw?.comments ?? [];
+}
+
+function pullRequestBody(pr: PullRequest): string | null {
+  const body = (pr.bodyBlob as { pull_request?: { body?: unknown } }).pull_request?.body;
+  return typeof body === 'string' ? body : null;
+}
+
+/** The model's overview, plus what the review covered and left out, so nothing is silently missing. */
+function overview(review: ReviewOutput, chunkCount: number, skippedCount: number, incremental: boolean, since: string | null): string {
+  const notes = [];
+  if (incremental && since) notes.push(`Reviewed the changes since ${since.slice(0, 12)}; earlier findings on untouched code are kept.`);
+  if (chunkCount > 1) notes.push(`This pull request was reviewed in ${chunkCount} parts.`);
+  if (skippedCount > 0) notes.push(`${skippedCount} file${skippedCount === 1 ? ' was' : 's were'} skipped (see skippedFiles).`);
+  if (chunkCount === 0) notes.push('Nothing in this diff needed a review.');
+  return [review.summary.overview, ...notes].filter(Boolean).join('\n\n');
+}
+
+async function notify(deps: ReviewStepDeps, pr: PullRequest, review: ReviewOutput): Promise<void> {
+  const owner = await deps.users.findById(pr.userId);
+  if (owner === undefined || !owner.emailNotification) return;
+  try {
+    await deps.mailer.send(
+      reviewCompletedEmail({
+        to: owner.email,
+        name: owner.name,
+        prTitle: pr.title,
+        repository: pr.repositoryName,
+        prNumber: pr.prNumber,
+        prHtmlUrl: pr.htmlUrl,
+        score: scoreReview(review),
+        counts: countBySeverity(review.comments),
+        reviewUrl: `${deps.publicUrl}/review/information/${pr.prId}`,
+      }),
+    );
+  } catch (error) {
+    deps.log.warn({ err: error, pullRequestId: pr.id }, 'could not send the review email');
+  }
+}

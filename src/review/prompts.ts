@@ -1,0 +1,156 @@
+import type { ReviewMode } from '../db/schema/reviews.js';
+import type { WorkspaceSettings } from '../db/schema/workspace-settings.js';
+import { renderChunk, type ReviewChunk } from './chunking.js';
+import { DIFF_FORMAT_GUIDE } from './diff/render-for-model.js';
+import type { SkippedFile } from './diff/skip-rules.js';
+import { MODE_PROMPTS, OUTPUT_INSTRUCTIONS, UNTRUSTED_INPUT_NOTICE } from './prompt-texts.js';
+import { countTokens, countTokensUpTo } from './tokens.js';
+
+export { MODE_PROMPTS, OUTPUT_INSTRUCTIONS, VERIFICATION_PROMPT } from './prompt-texts.js';
+
+/** The user's prompt settings (workspace settings; `foucsedModePrompt` is the API's spelling). */
+export type PromptSettings = Partial<Pick<WorkspaceSettings, 'systemPrompt' | 'quickModePrompt' | 'foucsedModePrompt' | 'deepModePrompt'>>;
+
+export interface PullRequestContext {
+  title: string;
+  body?: string | null;
+  headBranch?: string;
+  baseBranch?: string;
+}
+
+/** A file's full new content, for the deep mode. */
+export interface FileContext {
+  path: string;
+  content: string;
+}
+
+export interface ReviewPromptInput {
+  mode: ReviewMode;
+  settings?: PromptSettings | null;
+  pullRequest?: PullRequestContext;
+  chunk: ReviewChunk;
+  /** Chunks of this review; with more than one the model is told it sees a part. */
+  chunkCount: number;
+  skipped?: readonly SkippedFile[];
+  /** Reviewable paths of the pull request (all chunks); those outside this chunk are listed as reviewed elsewhere. */
+  reviewablePaths?: readonly string[];
+  /** Deep mode: the changed files' full new content, shown with line numbers. */
+  fileContext?: readonly FileContext[];
+  /** Tokens the full files may take (count them in the budget); files beyond are named, not shown. Default: no limit. */
+  fileContextTokens?: number;
+}
+
+/** For the AI SDK: `generateObject({ system, prompt, schema: reviewOutputSchema })`. */
+export interface BuiltPrompt {
+  system: string;
+  prompt: string;
+}
+
+/** Suggested output reserves per mode (tokens): a long deep review with fix prompts needs room. */
+export const DEFAULT_OUTPUT_RESERVE: Record<ReviewMode, number> = { quick: 2_000, focused: 8_000, deep: 12_000 };
+
+/** Quick mode keeps the few most severe findings; pass to `selectFindings({ maxFindings })`. */
+export const DEFAULT_MAX_FINDINGS: Record<ReviewMode, number | undefined> = { quick: 3, focused: undefined, deep: undefined };
+
+const LISTED_SKIPPED = 40;
+const LISTED_OTHER_FILES = 100;
+const DESCRIPTION_CHARS = 4_000;
+
+/** The mode prompt: the user's override for the mode when set, else the default. */
+export function modePrompt(mode: ReviewMode, settings?: PromptSettings | null): string {
+  const override = mode === 'quick' ? settings?.quickModePrompt : mode === 'focused' ? settings?.foucsedModePrompt : settings?.deepModePrompt;
+  return override?.trim() ? override.trim() : MODE_PROMPTS[mode];
+}
+
+/**
+ * The prompt of one chunk. System: the user's system prompt, then the mode prompt. Prompt: the pull
+ * request, the chunk's diff (with how to read it), the full files in deep mode, what is reviewed
+ * elsewhere or skipped, and the output instructions last, where models follow them best.
+ */
+export function buildReviewPrompt(input: ReviewPromptInput): BuiltPrompt {
+  return assemble(input, renderChunk(input.chunk));
+}
+
+/**
+ * Tokens of everything in a chunk's prompt except its diff, plus slack for the chunk description
+ * and the provider's message framing. The chunk budget is then
+ * `contextLength − promptOverheadTokens(…) − outputReserve` (with `fileContextTokens` added to the
+ * overhead in deep mode).
+ */
+export function promptOverheadTokens(input: Omit<ReviewPromptInput, 'chunk' | 'fileContext'>): number {
+  const empty: ReviewChunk = { index: input.chunkCount - 1, segments: [], tokens: 0, changedLines: 0, files: [], description: '', maxLineChars: 0 };
+  const { system, prompt } = assemble({ ...input, chunk: empty }, '');
+  return countTokens(system) + countTokens(prompt) + (input.fileContextTokens ?? 0) + PROMPT_SLACK;
+}
+
+const PROMPT_SLACK = 300;
+
+function assemble(input: ReviewPromptInput, diff: string): BuiltPrompt {
+  const system = [input.settings?.systemPrompt?.trim(), modePrompt(input.mode, input.settings)].filter(Boolean).join('\n\n');
+  const sections = [UNTRUSTED_INPUT_NOTICE];
+  if (input.pullRequest) sections.push(pullRequestSection(input.pullRequest));
+  sections.push(diffSection(input, diff));
+  if (input.mode === 'deep' && input.fileContext && input.fileContext.length > 0) sections.push(fileContextSection(input.fileContext, input.fileContextTokens ?? Number.POSITIVE_INFINITY));
+  const scope = scopeSection(input);
+  if (scope) sections.push(scope);
+  sections.push(`# How to answer\n${OUTPUT_INSTRUCTIONS}`);
+  return { system, prompt: sections.join('\n\n') };
+}
+
+function pullRequestSection(pullRequest: PullRequestContext): string {
+  const lines = [`# Pull request\nTitle: ${pullRequest.title}`];
+  if (pullRequest.headBranch && pullRequest.baseBranch) lines.push(`Branches: ${pullRequest.headBranch} into ${pullRequest.baseBranch}`);
+  const body = pullRequest.body?.trim();
+  if (body) lines.push(`Description:\n<description>\n${body.length > DESCRIPTION_CHARS ? `${body.slice(0, DESCRIPTION_CHARS)}…` : body}\n</description>`);
+  return lines.join('\n');
+}
+
+function diffSection(input: ReviewPromptInput, diff: string): string {
+  const part =
+    input.chunkCount > 1
+      ? `This is part ${input.chunk.index + 1} of ${input.chunkCount} of the diff (${input.chunk.description}). The other parts are reviewed separately: do not report something as missing or undefined because it is not in this part.\n`
+      : '';
+  return `# Diff\n${part}${DIFF_FORMAT_GUIDE}\n\n<diff>\n${diff}</diff>`;
+}
+
+function fileContextSection(files: readonly FileContext[], budget: number): string {
+  const shown: string[] = [];
+  const omitted: string[] = [];
+  let left = budget;
+  for (const file of files) {
+    const numbered = `<file path="${file.path}">\n${numberLines(file.content)}</file>`;
+    const tokens = countTokensUpTo(numbered, left);
+    if (tokens <= left) {
+      shown.push(numbered);
+      left -= tokens;
+    } else {
+      omitted.push(file.path);
+    }
+  }
+  const note = omitted.length > 0 ? `\nNot shown for size: ${omitted.join(', ')}.` : '';
+  return `# Full files (new version, for context; cite line numbers from the diff)\n${shown.join('\n')}${note}`;
+}
+
+function numberLines(content: string): string {
+  const lines = content.replace(/\r\n/g, '\n').split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines.map((line, index) => `${index + 1} ${line}\n`).join('');
+}
+
+function scopeSection(input: ReviewPromptInput): string | null {
+  const parts: string[] = [];
+  const here = new Set(input.chunk.files);
+  const elsewhere = (input.reviewablePaths ?? []).filter((path) => !here.has(path));
+  if (elsewhere.length > 0) {
+    const listed = elsewhere.slice(0, LISTED_OTHER_FILES).join(', ');
+    const more = elsewhere.length > LISTED_OTHER_FILES ? ` and ${elsewhere.length - LISTED_OTHER_FILES} more` : '';
+    parts.push(`Also changed in this pull request, reviewed in other parts: ${listed}${more}.`);
+  }
+  const skipped = input.skipped ?? [];
+  if (skipped.length > 0) {
+    const listed = skipped.slice(0, LISTED_SKIPPED).map((file) => `- ${file.path} (${file.reason})`);
+    if (skipped.length > LISTED_SKIPPED) listed.push(`- and ${skipped.length - LISTED_SKIPPED} more`);
+    parts.push(`Changed but not shown (not reviewed):\n${listed.join('\n')}`);
+  }
+  return parts.length > 0 ? `# Other files\n${parts.join('\n')}` : null;
+}

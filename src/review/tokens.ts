@@ -1,0 +1,36 @@
+import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+
+/**
+ * Token counts with the o200k_base encoding (GPT-4o and later). Other vendors' tokenizers differ
+ * by some percent; the caller's output reserve absorbs that.
+ *
+ * A diff may contain `<|endoftext|>` and similar (a tokenizer's own repository): gpt-tokenizer
+ * throws on special tokens by default, here they are counted as the plain text they are.
+ */
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+/** Exact count. About 20 MB/s: fine for a prompt, wasteful for a 5 MB file that is over any budget. */
+export function countTokens(text: string): number {
+  return text.length === 0 ? 0 : countO200k(text, PLAIN_TEXT);
+}
+
+/**
+ * o200k averages 3.5–4.5 characters per token on code and prose; a text needs runs of repeated
+ * symbols to reach 16. So a text of more than `16 × limit` characters is taken as over the limit
+ * without reading it. If that is ever wrong, the text is split more than needed, never overfilled.
+ */
+export const MAX_CHARS_PER_TOKEN = 16;
+
+/**
+ * The exact count when the text may fit in `limit` tokens; for a text far larger, a rough estimate
+ * known to exceed `limit` (never tokenized). The cost is bounded by `limit`, not by the text.
+ */
+export function countTokensUpTo(text: string, limit: number): number {
+  if (text.length > limit * MAX_CHARS_PER_TOKEN) return Math.max(limit + 1, estimateTokens(text));
+  return countTokens(text);
+}
+
+/** A quick estimate (characters / 4) for sizes shown to people or logged; not for budgets. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { REVIEW_MODES } from '../../db/schema/index.js';
+import { isoTimestamp } from '../common-schemas.js';
+
+/** GitHub's pull request id (digits) or the internal id (UUID). */
+export const prSelector = z
+  .string()
+  .trim()
+  .regex(/^(\d{1,19}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, 'must be a GitHub pull request id or a review id');
+
+export const informationParams = z.object({ prId: prSelector });
+
+export const startParams = z.object({ prId: prSelector });
+export const startBody = z
+  .object({ prId: z.union([prSelector, z.number().int().positive().transform(String)]).optional(), mode: z.enum(REVIEW_MODES).optional() })
+  .nullish()
+  .transform((body) => body ?? {});
+
+const coverageSchema = z.object({ files: z.number(), reviewableFiles: z.number(), lines: z.number(), reviewableLines: z.number() });
+
+export const informationItem = z.object({
+  id: z.uuid(),
+  prId: z.number(),
+  reviewStatus: z.enum(['pending', 'completed', 'failed']),
+  reviewSummary: z.string().nullable(),
+  reviewdSha: z.string().nullable(),
+  reviewStartedAt: isoTimestamp.nullable(),
+  reviewCompletedAt: isoTimestamp.nullable(),
+  reviewRawJSON: z.unknown(),
+  prTitle: z.string(),
+  prState: z.string(),
+  prIsDraft: z.boolean(),
+  prIsMerged: z.boolean(),
+  prHeadBranch: z.string(),
+  prBaseBranch: z.string(),
+  prCommitCount: z.number().nullable(),
+  prAddtions: z.number().nullable(),
+  prDeletions: z.number().nullable(),
+  changedFiles: z.number().nullable(),
+  prHtmlUrl: z.string().nullable(),
+  state: z.string().nullable(),
+  failureReason: z.string().nullable(),
+  mode: z.enum(REVIEW_MODES).nullable(),
+  coverage: coverageSchema.nullable(),
+  attemptNumber: z.number().int().nullable(),
+  duration: z.number().int().nullable(),
+  triggeredBy: z.enum(['webhook', 'manual']).nullable(),
+});
+
+export const listItem = z.object({
+  id: z.uuid(),
+  prId: z.number(),
+  pullRequestId: z.uuid(),
+  prDbId: z.uuid(),
+  prNumber: z.number().int(),
+  prTitle: z.string(),
+  repoFullName: z.string(),
+  status: z.enum(['pending', 'completed', 'failed']),
+  score: z.number(),
+  summary: z.string().nullable(),
+  criticalCount: z.number().int(),
+  warningCount: z.number().int(),
+  suggestionCount: z.number().int(),
+  totalFindings: z.number().int(),
+  reviewedAt: isoTimestamp.nullable(),
+});

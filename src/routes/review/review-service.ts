@@ -1,0 +1,99 @@
+import type { z } from 'zod';
+import type { JobQueue } from '../../adapters/queue/job-queue.js';
+import type { ReviewMode } from '../../db/schema/index.js';
+import { AppError } from '../../lib/app-error.js';
+import type { Logger } from '../../lib/logger.js';
+import type { ReviewRepository } from '../../repositories/review-repository.js';
+import { countBySeverity, scoreReview, type ScorableReview } from '../../review/score.js';
+import type { informationItem, listItem } from './review-schemas.js';
+
+export const DASHBOARD_SIZE = 3;
+
+const selectorOf = (value: string) => (/^\d+$/.test(value) ? { prId: Number(value) } : { id: value.toLowerCase() });
+
+export class ReviewService {
+  constructor(
+    private readonly deps: {
+      reviews: ReviewRepository;
+      queue: JobQueue;
+      log: Logger;
+    },
+  ) {}
+
+  async information(userId: string, selector: string): Promise<Array<z.input<typeof informationItem>>> {
+    const found = await this.deps.reviews.findWithPullRequest(userId, selectorOf(selector));
+    if (found === undefined) throw new AppError('NOT_FOUND', 'No such pull request');
+    const { pr, review } = found;
+    return [
+      {
+        id: pr.id,
+        prId: pr.prId,
+        reviewStatus: review?.status ?? pr.reviewStatus,
+        reviewSummary: review?.reviewSummary ?? null,
+        reviewdSha: review?.reviewdSha ?? null,
+        reviewStartedAt: review?.startedAt.toISOString() ?? null,
+        reviewCompletedAt: review?.completedAt?.toISOString() ?? null,
+        reviewRawJSON: review?.reviewRawJson ?? null,
+        prTitle: pr.title,
+        prState: pr.state,
+        prIsDraft: pr.draft,
+        prIsMerged: pr.merged,
+        prHeadBranch: pr.headBranch,
+        prBaseBranch: pr.baseBranch,
+        prCommitCount: pr.commitsCount,
+        prAddtions: pr.additions,
+        prDeletions: pr.deletions,
+        changedFiles: pr.changedFiles,
+        prHtmlUrl: pr.htmlUrl,
+        state: review?.state ?? null,
+        failureReason: review?.failureReason ?? null,
+        mode: review?.mode ?? null,
+        coverage: review?.coverage ?? null,
+        attemptNumber: review?.attemptNumber ?? null,
+        duration: review?.duration ?? null,
+        triggeredBy: review?.triggedBy ?? null,
+      },
+    ];
+  }
+
+  async dashboard(userId: string): Promise<Array<z.input<typeof listItem>>> {
+    const rows = await this.deps.reviews.recentForUser(userId, DASHBOARD_SIZE);
+    return rows.map(({ review, pr }) => {
+      const raw = (review.reviewRawJson ?? {}) as ScorableReview;
+      const counts = countBySeverity(raw.comments);
+      return {
+        id: review.id,
+        prId: pr.prId,
+        pullRequestId: pr.id,
+        prDbId: pr.id,
+        prNumber: pr.prNumber,
+        prTitle: pr.title,
+        repoFullName: pr.repositoryName,
+        status: review.status,
+        score: scoreReview(raw),
+        summary: review.reviewSummary,
+        criticalCount: counts.critical,
+        warningCount: counts.warning,
+        suggestionCount: counts.suggestion,
+        totalFindings: counts.total,
+        reviewedAt: review.completedAt?.toISOString() ?? null,
+      };
+    });
+  }
+
+  /** A manual re-review: a new run of the stored pull request, straight into `sanitizedPrPayload`. */
+  async start(userId: string, selector: string, mode: ReviewMode = 'focused'): Promise<void> {
+    const found = await this.deps.reviews.findWithPullRequest(userId, selectorOf(selector));
+    if (found === undefined || found.pr.bodyBlob === null) throw new AppError('NOT_FOUND', 'No such pull request, or no stored webhook payload to review');
+    const { pr } = found;
+    const runId = await this.deps.reviews.start({ pullRequestId: pr.id, prId: pr.prId, userId, headSha: pr.headSha, mode, trigger: 'manual' }, { force: true });
+    try {
+      await this.deps.queue.add('sanitizedPrPayload', { pullRequestId: pr.id, runId: runId! }, { jobId: `run-${runId}` });
+    } catch (error) {
+      this.deps.log.error({ err: error, pullRequestId: pr.id }, 'could not enqueue a manual review');
+      // No job will run it: the run must not stay pending for ever.
+      await this.deps.reviews.fail(pr.id, runId!, 'The review could not be queued', 1);
+      throw new AppError('INTERNAL', 'Failed to start the review');
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { parseUnifiedDiff } from '../../src/review/diff/parse-unified-diff.js';
+import { renderFile, renderHunkSlice, renderLine } from '../../src/review/diff/render-for-model.js';
+import { countTokens, countTokensUpTo, estimateTokens, MAX_CHARS_PER_TOKEN } from '../../src/review/tokens.js';
+
+const [file] = parseUnifiedDiff(
+  [
+    'diff --git a/src/api/client.ts b/src/http/client.ts',
+    'similarity index 90%',
+    'rename from src/api/client.ts',
+    'rename to src/http/client.ts',
+    '--- a/src/api/client.ts',
+    '+++ b/src/http/client.ts',
+    '@@ -10,5 +10,6 @@ export class Client {',
+    '   async get(path: string) {',
+    '-    const res = await fetch(this.base + path);',
+    '+    const url = new URL(path, this.base);',
+    '+    const res = await fetch(url);',
+    '     if (!res.ok) throw new HttpError(res.status);',
+    '     return res.json();',
+    '   }',
+    '',
+  ].join('\n'),
+);
+
+describe('rendering for the model', () => {
+  it('puts the new-file number on every added and context line, and none on deleted lines', () => {
+    expect(renderFile(file!)).toBe(
+      [
+        '## src/http/client.ts (renamed from src/api/client.ts)',
+        '@@ -10,5 +10,6 @@ export class Client {',
+        '10    async get(path: string) {',
+        '-    const res = await fetch(this.base + path);',
+        '11 +    const url = new URL(path, this.base);',
+        '12 +    const res = await fetch(url);',
+        '13      if (!res.ok) throw new HttpError(res.status);',
+        '14      return res.json();',
+        '15    }',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('recomputes the hunk header of a slice so a part stays unambiguous', () => {
+    const hunk = file!.hunks[0]!;
+    expect(renderHunkSlice(hunk, 2, 4).split('\n')[0]).toBe('@@ -11,0 +11,2 @@ export class Client {');
+    expect(renderHunkSlice(hunk, 1, 2).split('\n')[0]).toBe('@@ -11,1 +10,0 @@ export class Client {');
+    expect(renderHunkSlice(hunk, 3, 6).split('\n')[0]).toBe('@@ -12,2 +12,3 @@ export class Client {');
+  });
+
+  it('prints new files with the unified `-0,0` convention', () => {
+    const [added] = parseUnifiedDiff('diff --git a/a.ts b/a.ts\nnew file mode 100644\n--- /dev/null\n+++ b/a.ts\n@@ -0,0 +1,2 @@\n+one\n+two\n');
+    expect(renderFile(added!)).toBe('## a.ts (new file)\n@@ -0,0 +1,2 @@\n1 +one\n2 +two\n');
+  });
+
+  it('cuts a very long line with a visible marker, never inside a surrogate pair', () => {
+    const long = renderLine({ kind: 'add', text: 'x'.repeat(5000), newLine: 7 }, 100);
+    expect(long).toBe(`7 +${'x'.repeat(100)}… [4900 more characters]\n`);
+    const emoji = renderLine({ kind: 'add', text: `${'a'.repeat(9)}😀tail`, newLine: 1 }, 10);
+    expect(emoji).toBe(`1 +${'a'.repeat(9)}… [6 more characters]\n`);
+  });
+});
+
+describe('token counting', () => {
+  it('counts o200k tokens exactly, treating special-token text as plain text', () => {
+    expect(countTokens('')).toBe(0);
+    expect(countTokens('hello world')).toBe(2);
+    expect(countTokens('the <|endoftext|> marker')).toBeGreaterThan(3);
+  });
+
+  it('adds up over rendered pieces (file header, hunk headers, lines), which chunking relies on', () => {
+    const pieces = [
+      '## src/a.ts (modified)\n',
+      '@@ -1,3 +1,3 @@ function x() {\n',
+      '1  // comment ending in a slash /\n',
+      '-   /* leading spaces and a slash */\n',
+      '2 +\tconst 名前 = "ünïcödé" + 42;   \n',
+      '3  \n',
+      '-\n',
+      '4 +}\n',
+      '## b.py (new file)\n',
+      '@@ -0,0 +1,1 @@\n',
+      '1 +print("<|endoftext|>")\n',
+    ];
+    expect(countTokens(pieces.join(''))).toBe(pieces.reduce((sum, piece) => sum + countTokens(piece), 0));
+  });
+
+  it('does not tokenize a text far over the limit, and counts exactly near it', () => {
+    const huge = 'word '.repeat(200_000);
+    const started = performance.now();
+    expect(countTokensUpTo(huge, 1000)).toBeGreaterThan(1000);
+    expect(performance.now() - started).toBeLessThan(50);
+    const near = 'word '.repeat(900);
+    expect(near.length).toBeLessThan(1000 * MAX_CHARS_PER_TOKEN);
+    expect(countTokensUpTo(near, 1000)).toBe(countTokens(near));
+    expect(estimateTokens('abcdefgh')).toBe(2);
+  });
+});
