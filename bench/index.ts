@@ -1,4 +1,5 @@
 import { authSessionBench } from './scenarios/auth-session.js';
+import { reviewPipelineBench } from './scenarios/review-pipeline.js';
 import { reviewPrepareBench } from './scenarios/review-prepare.js';
 import { startupBench } from './scenarios/startup.js';
 import { webhookBench } from './scenarios/webhook.js';
@@ -19,6 +20,9 @@ const scenarios: Record<string, () => Promise<void>> = {
     for (const backend of backends) await authSessionBench(backend, duration);
   },
   'review-prepare': reviewPrepareBench,
+  'review-pipeline': async () => {
+    for (const backend of backends) await reviewPipelineBench(backend);
+  },
   webhook: async () => {
     for (const backend of backends) await webhookBench(backend, duration);
   },

@@ -20,11 +20,12 @@ export async function fakeGitHub() {
   return { github, env };
 }
 
-/** Signs a GitHub user in through the OAuth flow, as a browser would. */
-export async function signInWithGitHub(url: string, github: FakeGitHub, id: number, login: string): Promise<void> {
+/** Signs a GitHub user in through the OAuth flow, as a browser would; returns the session cookie. */
+export async function signInWithGitHub(url: string, github: FakeGitHub, id: number, login: string): Promise<string> {
   const start = await fetch(`${url}/auth/codehost`, { redirect: 'manual' });
   const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
   const { code } = github.authorize({ id, login, name: login, email: `${login}@example.com` });
   const callback = await fetch(`${url}/auth/codehost/callback?code=${code}&state=${state}`, { redirect: 'manual' });
   if (callback.status !== 302) throw new Error(`GitHub sign-in failed: ${callback.status} ${await callback.text()}`);
+  return callback.headers.getSetCookie()[0]!.split(';')[0]!;
 }

@@ -16,6 +16,7 @@ export const serverUrls = () => ({
 export interface ServiceProcess {
   url: string;
   dataDir: string;
+  pid: number;
   /** Stops the server (SIGTERM, graceful). */
   stop(): Promise<void>;
   /** The service's database, for checking what it stored (embedded: only once stopped). */
@@ -52,6 +53,7 @@ export async function startService(backend: Backend, env: Record<string, string>
   return {
     url: server.url!,
     dataDir,
+    pid: server.pid,
     stop,
     inspect: async (look) => {
       if (database === undefined) await stop();

@@ -24,7 +24,12 @@ export function createRedisConnection({ url, keyPrefix }: RedisConnectionOptions
   return redis;
 }
 
+/** QUIT when connected; otherwise disconnect, since a QUIT would wait for a connection that may never come. */
 export async function closeRedis(redis: Redis): Promise<void> {
   if (redis.status === 'end') return;
+  if (redis.status !== 'ready') {
+    redis.disconnect();
+    return;
+  }
   await redis.quit().catch(() => redis.disconnect());
 }

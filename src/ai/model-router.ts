@@ -1,6 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { AppConfig } from '../config/config.js';
-import type { ReviewMode } from '../db/schema/index.js';
+import type { ReviewMode, WorkspaceSettings } from '../db/schema/index.js';
 import { AppError } from '../lib/app-error.js';
 import type { SecretBox } from '../lib/crypto/secret-box.js';
 import type { UsageRepository } from '../repositories/usage-repository.js';
@@ -16,6 +16,8 @@ export interface ModelRequest {
   /** A model slug; when absent, the workspace's model for `mode`, then a default. */
   model?: string | null;
   mode?: ReviewMode;
+  /** The user's workspace settings when the caller has them already (saves a read). */
+  settings?: WorkspaceSettings | null;
   /** An explicit choice among the user's providers. */
   provider?: { providerId?: string; modelProviderName?: string };
 }
@@ -53,7 +55,7 @@ export class ModelRouter {
 
   async resolve(request: ModelRequest): Promise<ModelChoice> {
     const { userId } = request;
-    const slug = request.model?.trim() || (request.mode === undefined ? undefined : await this.modeModel(userId, request.mode));
+    const slug = request.model?.trim() || (request.mode === undefined ? undefined : await this.modeModel(userId, request.mode, request.settings));
     const providers = await this.deps.directory.list(userId);
 
     if (request.provider !== undefined) {
@@ -94,8 +96,8 @@ export class ModelRouter {
     return `None of your API keys serves "${slug}" and the platform does not offer it: add a key for it (POST /byok)`;
   }
 
-  private async modeModel(userId: string, mode: ReviewMode): Promise<string | undefined> {
-    const settings = await this.deps.workspace.find(userId);
+  private async modeModel(userId: string, mode: ReviewMode, known: WorkspaceSettings | null | undefined): Promise<string | undefined> {
+    const settings = known === undefined ? await this.deps.workspace.find(userId) : known;
     return settings?.[MODE_FIELDS[mode]]?.trim() || undefined;
   }
 

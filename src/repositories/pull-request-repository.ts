@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, ilike, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, lte, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/database.js';
 import { pullRequests, type PullRequest, type ReviewStatus } from '../db/schema/index.js';
 import { containsPattern } from '../lib/like-pattern.js';
@@ -58,10 +58,6 @@ export class PullRequestRepository {
       )
       .orderBy(desc(pullRequests.updatedAt), desc(pullRequests.id))
       .limit(PAGE_SIZE);
-  }
-
-  async setDiffContent(id: string, diffContent: string): Promise<void> {
-    await this.db.update(pullRequests).set({ diffContent, updatedAt: sql`${pullRequests.updatedAt}` }).where(eq(pullRequests.id, id));
   }
 
   async find(id: string): Promise<PullRequest | undefined> {

@@ -1,6 +1,19 @@
 import { and, desc, eq, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/database.js';
-import { pullRequests, reviews, type PipelineState, type PullRequest, type Review, type ReviewCoverage, type ReviewMode } from '../db/schema/index.js';
+import {
+  pullRequests,
+  reviews,
+  users,
+  webhookDeliveries,
+  workspaceSettings,
+  type PipelineState,
+  type PullRequest,
+  type Review,
+  type ReviewCoverage,
+  type ReviewMode,
+  type User,
+  type WorkspaceSettings,
+} from '../db/schema/index.js';
 
 export interface ReviewStart {
   pullRequestId: string;
@@ -58,19 +71,61 @@ export class ReviewRepository {
     });
   }
 
+  /** A run's review with its pull request, owner and workspace settings: what a pipeline step reads, in one query. */
+  async loadRun(id: string): Promise<{ review: Review; pr: PullRequest; owner: User; settings: WorkspaceSettings | null } | undefined> {
+    const [row] = await this.db
+      .select({ review: reviews, pr: pullRequests, owner: users, settings: workspaceSettings })
+      .from(reviews)
+      .innerJoin(pullRequests, eq(pullRequests.id, reviews.id))
+      .innerJoin(users, eq(users.id, pullRequests.userId))
+      .leftJoin(workspaceSettings, eq(workspaceSettings.userId, users.id))
+      .where(eq(reviews.id, id))
+      .limit(1);
+    return row;
+  }
+
+  /** The review and pull request a stored delivery started a run for, in one query. */
+  async runOfDelivery(deliveryId: string): Promise<{ review: Review; pr: PullRequest; headSha: string } | undefined> {
+    const [row] = await this.db
+      .select({ review: reviews, pr: pullRequests, headSha: webhookDeliveries.headSha })
+      .from(webhookDeliveries)
+      .innerJoin(pullRequests, eq(pullRequests.prId, webhookDeliveries.prId))
+      .innerJoin(reviews, eq(reviews.id, pullRequests.id))
+      .where(and(eq(webhookDeliveries.deliveryId, deliveryId), eq(webhookDeliveries.startsReview, true)))
+      .limit(1);
+    return row;
+  }
+
   async find(id: string): Promise<Review | undefined> {
     const [row] = await this.db.select().from(reviews).where(eq(reviews.id, id)).limit(1);
     return row;
   }
 
-  /** Moves a pending run to the next pipeline state; false when the run is no longer current. */
-  async advance(id: string, runId: string, state: PipelineState, attempt: number, changes: { incrementalDiff?: string | null } = {}): Promise<boolean> {
-    const rows = await this.db
-      .update(reviews)
-      .set({ state, attemptNumber: attempt, ...changes })
-      .where(this.current(id, runId))
-      .returning({ id: reviews.id });
-    return rows.length > 0;
+  /**
+   * Moves a pending run to the next pipeline state; false when the run is no longer current.
+   * `relaxed` skips waiting for the WAL flush: for a state the next step's own durable write
+   * supersedes, losing it in a database crash costs nothing (steps check the run, not the state).
+   */
+  async advance(id: string, runId: string, state: PipelineState, attempt: number, { relaxed = false } = {}): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      if (relaxed) await tx.execute(sql`set local synchronous_commit = off`);
+      const rows = await tx.update(reviews).set({ state, attemptNumber: attempt }).where(this.current(id, runId)).returning({ id: reviews.id });
+      return rows.length > 0;
+    });
+  }
+
+  /** The extracted content of a run and its new state, in one commit. False when the run is no longer current. */
+  async storeContent(id: string, runId: string, content: { diff: string; incrementalDiff: string | null }, attempt: number): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx
+        .update(reviews)
+        .set({ state: 'PR_CONTENT_EXTRACTED', attemptNumber: attempt, incrementalDiff: content.incrementalDiff })
+        .where(this.current(id, runId))
+        .returning({ id: reviews.id });
+      if (rows.length === 0) return false;
+      await tx.update(pullRequests).set({ diffContent: content.diff, updatedAt: sql`${pullRequests.updatedAt}` }).where(eq(pullRequests.id, id));
+      return true;
+    });
   }
 
   async complete(id: string, runId: string, outcome: ReviewOutcome): Promise<boolean> {

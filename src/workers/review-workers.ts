@@ -31,11 +31,11 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
       await handler(job);
     };
 
-  queue.process('unprocessedWebhookPayload', traced((job) => sanitizeDelivery({ ...repos, queue }, job)), { concurrency: 4, onFailed: failDelivery });
+  queue.process('unprocessedWebhookPayload', traced((job) => sanitizeDelivery({ reviews: repos.reviews, queue }, job)), { concurrency: 4, onFailed: failDelivery });
   queue.process(
     'sanitizedPrPayload',
     traced((job) =>
-      extractContent({ github: app.github, users: repos.users, pullRequests: repos.pullRequests, reviews: repos.reviews, queue, secretBox: app.secretBox, fallbackToken: config.github.token }, job),
+      extractContent({ github: app.github, reviews: repos.reviews, queue, secretBox: app.secretBox, fallbackToken: config.github.token }, job),
     ),
     { concurrency: 4, onFailed: failRun },
   );
@@ -44,10 +44,7 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
     traced((job) =>
       reviewContent(
         {
-          users: repos.users,
-          pullRequests: repos.pullRequests,
           reviews: repos.reviews,
-          workspace: repos.workspace,
           models: app.services.models,
           github: app.github,
           mailer: app.mailer,

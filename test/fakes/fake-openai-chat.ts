@@ -31,6 +31,8 @@ export interface ChatRequest {
   };
   /** Resolves when the client goes away before the answer is complete. */
   aborted: Promise<void>;
+  /** How long the fake held the request, once answered: the model's share of a caller's time. */
+  durationMs?: number;
 }
 
 const DEFAULT_USAGE: FakeUsage = { promptTokens: 100, completionTokens: 20 };
@@ -101,6 +103,8 @@ export class FakeOpenAIChat {
 
     const chat: ChatRequest = { path, headers: request.headers, body: JSON.parse(raw) as ChatRequest['body'], aborted };
     this.requests.push(chat);
+    const started = performance.now();
+    response.on('finish', () => (chat.durationMs = performance.now() - started));
     const reply = this.queue.shift() ?? (await this.script(chat));
     if ('status' in reply) return send(reply.status, { error: { message: reply.message ?? 'The fake was told to fail', type: 'server_error' } });
     if (chat.body.stream) return this.stream(chat, reply, response);

@@ -8,6 +8,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export interface ServerProcess {
   /** Base URL when the process listens (API roles). */
   url: string | undefined;
+  pid: number;
   output: () => string;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -57,6 +58,7 @@ export async function startServer(env: Record<string, string>, options: StartOpt
   }
   return {
     url: /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output())?.[1],
+    pid: child.pid!,
     output,
     stop: (signal = 'SIGTERM') => {
       child.kill(signal);

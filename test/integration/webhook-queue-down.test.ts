@@ -44,7 +44,10 @@ describe.runIf(process.env.TEST_REDIS_URL)('webhook: the queue is down', () => {
     await redis.start();
     await expect.poll(async () => (await t.app.repos.deliveries.find(deliveryId))?.enqueuedAt, { timeout: 15_000, interval: 100 }).not.toBeNull();
 
-    // Nothing consumes the queue in this test (no review workers yet): the job waits there.
-    expect((await t.app.queue.counts('unprocessedWebhookPayload')).waiting).toBeGreaterThanOrEqual(1);
+    // The job travels on: the review leaves WEBHOOK_RECEIVED (this fake GitHub has no diff, so it
+    // ends failed with GitHub's refusal, which is this test's proof that the pipeline got it).
+    await expect
+      .poll(async () => (await t.app.repos.reviews.runOfDelivery(deliveryId))?.review.failureReason, { timeout: 15_000, interval: 100 })
+      .toMatch(/GitHub refused the pull request diff/);
   });
 });

@@ -29,6 +29,17 @@ export interface BullMqJobQueueOptions {
 }
 
 const PRODUCER_READY_TIMEOUT_MS = 2_000;
+/** How long one step of shutting down may wait on Redis. */
+const CLOSE_STEP_MS = 2_000;
+
+/** True if `promise` settled within `ms`, false if it had not (it is left to settle on its own). */
+async function settleWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(resolve, ms, false)));
+  const settled = await Promise.race([promise.then(() => true, () => true), timeout]);
+  clearTimeout(timer);
+  return settled;
+}
 
 /** The queue at scale: BullMQ on Redis, shared by every worker process. */
 export class BullMqJobQueue implements JobQueue {
@@ -141,16 +152,14 @@ export class BullMqJobQueue implements JobQueue {
       this.workers.map(async ({ worker, running }) => {
         // Not close() then close(true) after the grace period: BullMQ answers a second close() with the
         // pending first one, so the forced close never happened. Stop taking jobs, wait, then close once.
-        await worker.pause(true);
-        let timer: NodeJS.Timeout | undefined;
-        const graceOver = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, grace, false)));
-        const finished = await Promise.race([Promise.allSettled(running).then(() => true), graceOver]);
-        clearTimeout(timer);
+        // With Redis down, BullMQ's own pause and close wait for a connection that never comes.
+        await settleWithin(worker.pause(true), CLOSE_STEP_MS);
+        const finished = await settleWithin(Promise.allSettled(running), grace);
         // Jobs still running keep their lock until it expires; then the stalled check requeues them.
-        await worker.close(!finished);
+        await settleWithin(worker.close(!finished), CLOSE_STEP_MS);
       }),
     );
-    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+    await Promise.all([...this.queues.values()].map((queue) => settleWithin(queue.close(), CLOSE_STEP_MS)));
     await Promise.all([this.producer, ...this.workerConnections].map(closeRedis));
     this.workers.length = 0;
     this.queues.clear();

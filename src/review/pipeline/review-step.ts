@@ -3,14 +3,11 @@ import type { GitHubClient } from '../../adapters/github/github-client.js';
 import type { Mailer } from '../../adapters/mail/mailer.js';
 import { UnrecoverableJobError, type Job } from '../../adapters/queue/job-queue.js';
 import type { ModelChoice, ModelRouter } from '../../ai/model-router.js';
-import type { PullRequest, Review } from '../../db/schema/index.js';
+import type { PullRequest, Review, User } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import type { Logger } from '../../lib/logger.js';
-import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
-import type { UserRepository } from '../../repositories/user-repository.js';
-import type { WorkspaceRepository } from '../../repositories/workspace-repository.js';
 import { chunkFiles, computeCoverage, type ReviewChunk } from '../chunking.js';
 import { parseUnifiedDiff } from '../diff/parse-unified-diff.js';
 import { applySkipRules } from '../diff/skip-rules.js';
@@ -34,10 +31,7 @@ export const CHUNK_CONCURRENCY = 3;
 const FILE_CONTEXT_SHARE = 0.3;
 
 export interface ReviewStepDeps {
-  users: UserRepository;
-  pullRequests: PullRequestRepository;
   reviews: ReviewRepository;
-  workspace: WorkspaceRepository;
   models: ModelRouter;
   github: GitHubClient;
   mailer: Mailer;
@@ -55,12 +49,12 @@ export interface ReviewStepDeps {
  */
 export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrContent'>): Promise<void> {
   const { pullRequestId, runId } = job.payload;
-  const review = await deps.reviews.find(pullRequestId);
-  const pr = await deps.pullRequests.find(pullRequestId);
-  if (!isCurrentRun(review, runId) || pr === undefined || pr.diffContent === null) return;
+  const run = await deps.reviews.loadRun(pullRequestId);
+  if (run === undefined || !isCurrentRun(run.review, runId)) return;
+  const { review, pr, owner, settings } = run;
+  if (pr.diffContent === null) return;
 
-  const settings = (await deps.workspace.find(pr.userId)) ?? null;
-  const choice = await deps.models.resolve({ userId: pr.userId, mode: review.mode }).catch((error: unknown) => {
+  const choice = await deps.models.resolve({ userId: pr.userId, mode: review.mode, settings }).catch((error: unknown) => {
     // No model this user may use (allowance spent, unknown model): retrying will not change that.
     if (error instanceof AppError && error.statusCode < 500) throw new UnrecoverableJobError(error.message);
     throw error;
@@ -73,11 +67,11 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   const contextLength = choice.contextLength ?? DEFAULT_CONTEXT_LENGTH;
   const fileContextTokens = review.mode === 'deep' ? Math.floor(contextLength * FILE_CONTEXT_SHARE) : 0;
   // Fetched up to 80% of their share: the line numbers they are shown with take the rest.
-  const fileContext = fileContextTokens > 0 ? await fullFiles(deps, pr, review, reviewable.map((file) => file.path), fileContextTokens * 0.8) : [];
+  const fileContext = fileContextTokens > 0 ? await fullFiles(deps, pr, owner, review, reviewable.map((file) => file.path), fileContextTokens * 0.8) : [];
 
   const promptBase = {
     mode: review.mode,
-    settings: settings as PromptSettings | null,
+    settings: settings satisfies PromptSettings | null,
     pullRequest: { title: pr.title, body: pullRequestBody(pr), headBranch: pr.headBranch, baseBranch: pr.baseBranch },
     skipped,
     reviewablePaths: reviewable.map((file) => file.path),
@@ -113,7 +107,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     reviewdSha: review.headSha ?? pr.headSha,
     coverage,
   });
-  if (completed) await notify(deps, pr, output);
+  if (completed) await notify(deps, pr, owner, output);
 }
 
 async function reviewChunk(
@@ -132,8 +126,8 @@ async function reviewChunk(
 }
 
 /** Deep mode: the changed files' full new content, as many as fit in the budget. */
-async function fullFiles(deps: ReviewStepDeps, pr: PullRequest, review: Review, paths: string[], tokenBudget: number): Promise<FileContext[]> {
-  const token = tokenFor(await deps.users.findById(pr.userId), deps.secretBox, deps.fallbackToken);
+async function fullFiles(deps: ReviewStepDeps, pr: PullRequest, owner: User, review: Review, paths: string[], tokenBudget: number): Promise<FileContext[]> {
+  const token = tokenFor(owner, deps.secretBox, deps.fallbackToken);
   const ref = review.headSha ?? pr.headSha;
   const files: FileContext[] = [];
   let used = 0;
@@ -170,9 +164,8 @@ function overview(review: ReviewOutput, chunkCount: number, skippedCount: number
   return [review.summary.overview, ...notes].filter(Boolean).join('\n\n');
 }
 
-async function notify(deps: ReviewStepDeps, pr: PullRequest, review: ReviewOutput): Promise<void> {
-  const owner = await deps.users.findById(pr.userId);
-  if (owner === undefined || !owner.emailNotification) return;
+async function notify(deps: ReviewStepDeps, pr: PullRequest, owner: User, review: ReviewOutput): Promise<void> {
+  if (!owner.emailNotification) return;
   try {
     await deps.mailer.send(
       reviewCompletedEmail({

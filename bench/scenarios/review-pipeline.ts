@@ -1,0 +1,103 @@
+import { sign } from '@octokit/webhooks-methods';
+import { FakeOpenAIChat } from '../../test/fakes/fake-openai-chat.js';
+import { reviewAnswer, SAMPLE_DIFF, SAMPLE_FINDINGS } from '../../test/helpers/review-fixtures.js';
+import { generateSyntheticDiff } from '../../test/helpers/synthetic-diff.js';
+import { examplePayload, newPrId } from '../../test/helpers/webhooks.js';
+import { fakeGitHub, signInWithGitHub } from '../lib/accounts.js';
+import { processMemory } from '../lib/process-memory.js';
+import { report } from '../lib/report.js';
+import { startService, type Backend } from '../lib/service-process.js';
+
+const SECRET = 'bench-secret';
+const AUTHOR_ID = 31_337;
+
+interface ReviewState {
+  reviewStatus: string;
+  duration: number | null;
+}
+
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] ?? 0;
+
+/**
+ * The pipeline with an instant scripted model: each review's own time is its recorded duration
+ * (webhook accepted to review stored) minus the time the model held its calls. Reviews one at a
+ * time give the latency; a burst gives the throughput; the 2,000-file PR gives wall time and memory.
+ */
+export async function reviewPipelineBench(backend: Backend, ordinaryReviews = 100, burst = 100, warmUp = 5) {
+  const { github, env } = await fakeGitHub();
+  const model = await new FakeOpenAIChat().start();
+  model.reply(() => ({ text: reviewAnswer(SAMPLE_FINDINGS) }));
+  const service = await startService(backend, {
+    ...env,
+    PLATFORM_AI_BASE_URL: model.url,
+    PLATFORM_MODELS: JSON.stringify([{ id: 'instant', name: 'Instant', contextLength: 32_000, inputPrice: 0, outputPrice: 0 }]),
+    FREE_ALLOWANCE_USD: '1000',
+  });
+  try {
+    const cookie = await signInWithGitHub(service.url, github, AUTHOR_ID, 'bench-author');
+
+    const deliver = async (diff: string) => {
+      const payload = examplePayload({ authorId: AUTHOR_ID, prId: newPrId(), number: Math.floor(Math.random() * 1e9) });
+      github.setDiff(payload.repository.full_name, payload.pull_request.number, diff);
+      const body = JSON.stringify(payload);
+      const response = await fetch(`${service.url}/webhook`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', 'x-github-event': 'pull_request', 'x-hub-signature-256': await sign(SECRET, body) },
+      });
+      if (response.status !== 200) throw new Error(`delivery refused: ${response.status}`);
+      return payload.pull_request.id;
+    };
+    const settled = async (prId: number, timeoutMs = 600_000): Promise<ReviewState> => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const [review] = (await (await fetch(`${service.url}/review/information/${prId}`, { headers: { cookie } })).json()) as ReviewState[];
+        if (review && review.reviewStatus !== 'pending') return review;
+        if (Date.now() > deadline) throw new Error('review did not finish');
+        // Durations are stamped by the database: polling gently only spares the service.
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    };
+
+    // Latency: one review at a time, its duration minus the model's share. The first few warm the
+    // process up (JIT, connection pools, tokenizer tables) and are not counted.
+    const own: number[] = [];
+    for (let index = 0; index < warmUp; index++) await settled(await deliver(SAMPLE_DIFF));
+    for (let index = 0; index < ordinaryReviews; index++) {
+      const calls = model.completions().length;
+      const review = await settled(await deliver(SAMPLE_DIFF));
+      const modelMs = model.completions().slice(calls).reduce((total, call) => total + (call.durationMs ?? 0), 0);
+      own.push((review.duration ?? 0) - modelMs);
+    }
+
+    // Throughput: a burst, delivered at once, until the last review is done.
+    const started = performance.now();
+    const prIds = await Promise.all(Array.from({ length: burst }, () => deliver(SAMPLE_DIFF)));
+    for (const prId of prIds) await settled(prId);
+    const perSecond = burst / ((performance.now() - started) / 1000);
+
+    report(`review pipeline [${backend}]`, {
+      'reviews/s': perSecond,
+      'own ms p50': percentile(own, 50),
+      'own ms p99': percentile(own, 99),
+      reviews: warmUp + ordinaryReviews + burst,
+    });
+
+    // The large pull request, through the whole pipeline.
+    const memoryBefore = processMemory(service.pid);
+    const largeStarted = performance.now();
+    const large = await settled(await deliver(generateSyntheticDiff({ files: 2_000, changedLines: 200_000 })));
+    const memoryAfter = processMemory(service.pid);
+    report(`review 2,000-file PR [${backend}]`, {
+      status: large.reviewStatus,
+      'wall s': (performance.now() - largeStarted) / 1000,
+      'model calls': model.completions().length,
+      'rss before MiB': memoryBefore.rssMiB,
+      'peak rss MiB': memoryAfter.peakRssMiB,
+    });
+  } finally {
+    await service.cleanup();
+    await model.stop();
+    await github.stop();
+  }
+}
