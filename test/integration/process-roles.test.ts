@@ -1,0 +1,92 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sign } from '@octokit/webhooks-methods';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeGitHub } from '../fakes/fake-github.js';
+import { FakeOpenAIChat } from '../fakes/fake-openai-chat.js';
+import { createTestDatabase, deleteRedisPrefix, uniqueName } from '../helpers/backends.js';
+import { SAMPLE_DIFF, scriptedReviewer } from '../helpers/review-fixtures.js';
+import { startServer, type ServerProcess } from '../helpers/server-process.js';
+import { examplePayload, WEBHOOK_SECRET } from '../helpers/webhooks.js';
+
+/**
+ * At scale: an API process and a worker process, apart, on one PostgreSQL and one Redis. A webhook
+ * accepted by the API is reviewed by the worker; the API never runs a job, the worker never listens.
+ */
+describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)('API and worker processes apart', () => {
+  let github: FakeGitHub;
+  let model: FakeOpenAIChat;
+  let dataDir: string;
+  let database: { url: string; drop: () => Promise<void> };
+  const prefix = `${uniqueName('roles')}:`;
+  let api: ServerProcess;
+  let worker: ServerProcess;
+
+  beforeAll(async () => {
+    github = await new FakeGitHub().start();
+    model = await new FakeOpenAIChat().start();
+    model.reply(scriptedReviewer());
+    dataDir = await mkdtemp(join(tmpdir(), 'roles-'));
+    database = await createTestDatabase(process.env.TEST_DATABASE_URL!);
+    const env = {
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      REDIS_URL: process.env.TEST_REDIS_URL!,
+      REDIS_KEY_PREFIX: prefix,
+      ENCRYPTION_KEY: 'ef'.repeat(32),
+      GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      GITHUB_URL: github.url,
+      GITHUB_API_URL: github.url,
+      GITHUB_CLIENT_ID: 'roles-client',
+      GITHUB_CLIENT_SECRET: 'roles-secret',
+      PLATFORM_AI_BASE_URL: model.url,
+      PLATFORM_MODELS: JSON.stringify([{ id: 'platform-a', name: 'A', contextLength: 32_000, inputPrice: 1, outputPrice: 2 }]),
+    };
+    [api, worker] = await Promise.all([
+      startServer({ ...env, ROLE: 'api' }, { logFile: join(dataDir, 'api.log') }),
+      startServer({ ...env, ROLE: 'worker' }, { logFile: join(dataDir, 'worker.log') }),
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await api?.stop();
+    await worker?.stop();
+    await database.drop();
+    await deleteRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
+    await rm(dataDir, { recursive: true, force: true });
+    await model.stop();
+    await github.stop();
+  });
+
+  it('the worker reviews what the API accepted, and both shut down cleanly', async () => {
+    expect(worker.url).toBeUndefined();
+    const start = await fetch(`${api.url}/auth/codehost`, { redirect: 'manual' });
+    const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
+    const { code } = github.authorize({ id: 55_555_555, login: 'roles-author', name: 'Roles', email: 'roles@example.com' });
+    const callback = await fetch(`${api.url}/auth/codehost/callback?code=${code}&state=${state}`, { redirect: 'manual' });
+    const cookie = callback.headers.getSetCookie()[0]!.split(';')[0]!;
+
+    const payload = examplePayload({ authorId: 55_555_555 });
+    github.setDiff(payload.repository.full_name, payload.pull_request.number, SAMPLE_DIFF);
+    const body = JSON.stringify(payload);
+    const delivered = await fetch(`${api.url}/webhook`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'x-github-event': 'pull_request', 'x-github-delivery': 'roles-1', 'x-hub-signature-256': await sign(WEBHOOK_SECRET, body) },
+    });
+    expect(delivered.status).toBe(200);
+
+    await expect
+      .poll(
+        async () => {
+          const response = await fetch(`${api.url}/review/information/${payload.pull_request.id}`, { headers: { cookie } });
+          return ((await response.json()) as Array<{ reviewStatus: string }>)[0]?.reviewStatus;
+        },
+        { timeout: 30_000, interval: 100 },
+      )
+      .toBe('completed');
+    expect(worker.output()).not.toContain('Server listening');
+    expect(await api.stop()).toBe(0);
+    expect(await worker.stop()).toBe(0);
+  }, 60_000);
+});
