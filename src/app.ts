@@ -14,6 +14,7 @@ import workers, { type WorkerOptions } from './plugins/app/workers.js';
 import infrastructure, { type InfrastructureOptions } from './plugins/external/infrastructure.js';
 import authRoutes from './routes/auth/auth-routes.js';
 import byokRoutes from './routes/byok/byok-routes.js';
+import conversationRoutes from './routes/conversation/conversation-routes.js';
 import codehostRoutes from './routes/auth/codehost-routes.js';
 import healthRoutes from './routes/health/health-routes.js';
 import usageRoutes from './routes/usage/usage-routes.js';
@@ -62,6 +63,7 @@ export const serviceApp = fp<AppOptions>(
       await app.register(pullRequestsRoutes, { prefix: '/pull-request' });
       await app.register(byokRoutes, { prefix: '/byok' });
       await app.register(reviewRoutes, { prefix: '/review' });
+      await app.register(conversationRoutes, { prefix: '/conversation' });
       await app.register(workspaceRoutes, { prefix: '/workspace' });
       if (options.config.github.webhookSecret === undefined) {
         app.log.warn('GITHUB_WEBHOOK_SECRET is not set: unsigned webhook deliveries are accepted (development only)');

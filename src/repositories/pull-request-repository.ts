@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, ilike, inArray, lte, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/database.js';
 import { pullRequests, type PullRequest, type ReviewStatus } from '../db/schema/index.js';
 import { containsPattern } from '../lib/like-pattern.js';
@@ -58,6 +58,24 @@ export class PullRequestRepository {
       )
       .orderBy(desc(pullRequests.updatedAt), desc(pullRequests.id))
       .limit(PAGE_SIZE);
+  }
+
+  /** Caches a diff read outside the review pipeline (the chat's getDiff). */
+  async cacheDiff(id: string, diffContent: string): Promise<void> {
+    await this.db.update(pullRequests).set({ diffContent, updatedAt: sql`${pullRequests.updatedAt}` }).where(eq(pullRequests.id, id));
+  }
+
+  /** The owner's pull request by GitHub's id or the internal id. */
+  async findOwnedBySelector(userId: string, selector: string | number): Promise<PullRequest | undefined> {
+    const value = String(selector).trim();
+    const byGitHubId = /^\d{1,19}$/.test(value);
+    if (!byGitHubId && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) return undefined;
+    const [row] = await this.db
+      .select()
+      .from(pullRequests)
+      .where(and(eq(pullRequests.userId, userId), byGitHubId ? eq(pullRequests.prId, Number(value)) : eq(pullRequests.id, value.toLowerCase())))
+      .limit(1);
+    return row;
   }
 
   async find(id: string): Promise<PullRequest | undefined> {

@@ -28,3 +28,18 @@ export const errorResponses = (...statuses: number[]) => Object.fromEntries(stat
 export const isoTimestamp = z.string().meta({ format: 'date-time', example: '2026-01-31T12:00:00.000Z' });
 
 export const noContent = z.null().meta({ description: 'No content' });
+
+/** A cursor: ISO 8601 or epoch milliseconds, compared at millisecond precision. */
+export const cursorSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .transform((value, context) => {
+    const date = /^\d+$/.test(value) ? new Date(Number(value)) : new Date(value);
+    if (Number.isNaN(date.getTime())) {
+      context.addIssue({ code: 'custom', message: 'must be an ISO 8601 timestamp or epoch milliseconds' });
+      return z.NEVER;
+    }
+    return date;
+  })
+  .meta({ example: '2026-01-31T12:00:00.000Z' });

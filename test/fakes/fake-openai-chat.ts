@@ -138,6 +138,8 @@ export class FakeOpenAIChat {
       for (const [index, piece] of pieces.entries()) {
         if (closed) return;
         if ('failAfterChunks' in reply && index === reply.failAfterChunks) {
+          // Let what was written reach the client first: destroying at once can discard it.
+          await sleep(50);
           response.destroy();
           return;
         }

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { ByokProviderRepository } from '../../repositories/byok-provider-repository.js';
+import { ConversationRepository } from '../../repositories/conversation-repository.js';
 import { OtpRepository } from '../../repositories/otp-repository.js';
 import { PullRequestRepository } from '../../repositories/pull-request-repository.js';
 import { ReviewRepository } from '../../repositories/review-repository.js';
@@ -21,6 +22,7 @@ export interface Repositories {
   reviews: ReviewRepository;
   byokProviders: ByokProviderRepository;
   workspace: WorkspaceRepository;
+  conversations: ConversationRepository;
 }
 
 export default fp(
@@ -36,6 +38,7 @@ export default fp(
       reviews: new ReviewRepository(app.db),
       byokProviders: new ByokProviderRepository(app.db),
       workspace: new WorkspaceRepository(app.db),
+      conversations: new ConversationRepository(app.db),
     };
     app.decorate('repos', repositories);
   },

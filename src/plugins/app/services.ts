@@ -4,6 +4,7 @@ import { ModelRouter } from '../../ai/model-router.js';
 import { UsageMeter } from '../../ai/usage-meter.js';
 import { deriveKey } from '../../lib/crypto/tokens.js';
 import { ByokService } from '../../routes/byok/byok-service.js';
+import { ConversationService } from '../../routes/conversation/conversation-service.js';
 import { AuthService } from '../../routes/auth/auth-service.js';
 import { CodehostService } from '../../routes/auth/codehost-service.js';
 import { OneTimeCodes } from '../../routes/auth/one-time-codes.js';
@@ -26,6 +27,7 @@ export interface Services {
   byok: ByokService;
   models: ModelRouter;
   reviews: ReviewService;
+  conversations: ConversationService;
 }
 
 /** The services hold the rules; routes and workers only call them. */
@@ -36,6 +38,15 @@ export default fp(
     const sessions = new SessionService(repos.sessions, app.kv, log);
     const directory = new ByokDirectory(repos.byokProviders, app.kv);
     const policy = new EndpointPolicy(config.byokAllowPrivateNetworks);
+    const models = new ModelRouter({
+      config,
+      directory,
+      workspace: repos.workspace,
+      usage: repos.usage,
+      meter: new UsageMeter(repos.usage, log.child({ component: 'usage' })),
+      secretBox: app.secretBox,
+      policy,
+    });
 
     const services: Services = {
       sessions,
@@ -63,14 +74,16 @@ export default fp(
       pullRequests: new PullRequestsService(repos.pullRequests),
       reviews: new ReviewService({ reviews: repos.reviews, queue: app.queue, log }),
       byok: new ByokService({ config, providers: repos.byokProviders, directory, secretBox: app.secretBox, policy }),
-      models: new ModelRouter({
-        config,
-        directory,
-        workspace: repos.workspace,
-        usage: repos.usage,
-        meter: new UsageMeter(repos.usage, log.child({ component: 'usage' })),
+      models,
+      conversations: new ConversationService({
+        conversations: repos.conversations,
+        pullRequests: repos.pullRequests,
+        users: repos.users,
+        models,
+        github: app.github,
         secretBox: app.secretBox,
-        policy,
+        fallbackToken: config.github.token,
+        log: log.child({ component: 'chat' }),
       }),
       webhook: new WebhookService({
         users: repos.users,

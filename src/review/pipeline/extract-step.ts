@@ -2,7 +2,8 @@ import type { GitHubClient } from '../../adapters/github/github-client.js';
 import type { Job, JobQueue } from '../../adapters/queue/job-queue.js';
 import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
-import { githubFailure, tokenFor } from './github-access.js';
+import { githubTokenFor } from '../../services/github-token.js';
+import { githubFailure } from './github-access.js';
 import { isCurrentRun } from './review-runs.js';
 
 export interface ExtractDeps {
@@ -24,7 +25,7 @@ export async function extractContent(deps: ExtractDeps, job: Job<'sanitizedPrPay
   if (run === undefined || !isCurrentRun(run.review, runId)) return;
   const { review, pr, owner } = run;
 
-  const token = tokenFor(owner, deps.secretBox, deps.fallbackToken);
+  const token = githubTokenFor(owner, deps.secretBox, deps.fallbackToken);
   const headSha = review.headSha ?? pr.headSha;
   const diff = await deps.github.pullRequestDiff(pr.repositoryName, pr.prNumber, token).catch((error: unknown) => {
     throw githubFailure(error, 'the pull request diff');

@@ -1,14 +1,5 @@
 import { GitHubApiError } from '../../adapters/github/github-client.js';
 import { UnrecoverableJobError } from '../../adapters/queue/job-queue.js';
-import type { User } from '../../db/schema/index.js';
-import type { SecretBox } from '../../lib/crypto/secret-box.js';
-
-/** decisions.md §6: the author's own GitHub token when linked, else GITHUB_TOKEN, else anonymous. */
-export function tokenFor(owner: User | undefined, secretBox: SecretBox, fallback: string | undefined): string | undefined {
-  if (owner?.codehostToken) return secretBox.decrypt(owner.codehostToken);
-  return fallback;
-}
-
 /** GitHub refusing access will not change by retrying; anything else (5xx, network) may. */
 export function githubFailure(error: unknown, what: string): Error {
   if (error instanceof GitHubApiError && [401, 403, 404, 406, 410, 422].includes(error.status)) {

@@ -18,7 +18,8 @@ import type { ReviewOutput } from '../review-output.js';
 import { countBySeverity, scoreReview } from '../score.js';
 import { countTokens } from '../tokens.js';
 import { applyVerification, buildVerificationPrompt } from '../verification.js';
-import { githubFailure, tokenFor } from './github-access.js';
+import { githubTokenFor } from '../../services/github-token.js';
+import { githubFailure } from './github-access.js';
 import { askForReview, askForVerification } from './model-review.js';
 import { reviewCompletedEmail } from './review-email.js';
 import { isCurrentRun } from './review-runs.js';
@@ -127,7 +128,7 @@ async function reviewChunk(
 
 /** Deep mode: the changed files' full new content, as many as fit in the budget. */
 async function fullFiles(deps: ReviewStepDeps, pr: PullRequest, owner: User, review: Review, paths: string[], tokenBudget: number): Promise<FileContext[]> {
-  const token = tokenFor(owner, deps.secretBox, deps.fallbackToken);
+  const token = githubTokenFor(owner, deps.secretBox, deps.fallbackToken);
   const ref = review.headSha ?? pr.headSha;
   const files: FileContext[] = [];
   let used = 0;

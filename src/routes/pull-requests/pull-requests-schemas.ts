@@ -1,20 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp } from '../common-schemas.js';
-
-/** A cursor: ISO 8601 or epoch milliseconds, compared at millisecond precision. */
-export const cursorSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .transform((value, context) => {
-    const date = /^\d+$/.test(value) ? new Date(Number(value)) : new Date(value);
-    if (Number.isNaN(date.getTime())) {
-      context.addIssue({ code: 'custom', message: 'must be an ISO 8601 timestamp or epoch milliseconds' });
-      return z.NEVER;
-    }
-    return date;
-  })
-  .meta({ example: '2026-01-31T12:00:00.000Z' });
+import { cursorSchema, isoTimestamp } from '../common-schemas.js';
 
 const searchSchema = z.string().trim().max(200).optional();
 

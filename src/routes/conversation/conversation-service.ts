@@ -1,0 +1,197 @@
+import { APICallError, generateText, stepCountIs, streamText, type LanguageModelUsage, type ModelMessage } from 'ai';
+import type { GitHubClient } from '../../adapters/github/github-client.js';
+import type { ModelChoice, ModelRouter } from '../../ai/model-router.js';
+import type { AiConversation, PullRequest } from '../../db/schema/index.js';
+import { AppError } from '../../lib/app-error.js';
+import type { SecretBox } from '../../lib/crypto/secret-box.js';
+import type { Logger } from '../../lib/logger.js';
+import type { ConversationRepository } from '../../repositories/conversation-repository.js';
+import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
+import type { UserRepository } from '../../repositories/user-repository.js';
+import { githubTokenFor } from '../../services/github-token.js';
+import { firstWords, historyMessages, systemPrompt } from './chat-context.js';
+import { chatTools } from './chat-tools.js';
+
+export type ChatEvent =
+  | { conversationId: string }
+  | { type: 'content'; content: string }
+  | { type: 'tool-call'; toolName: string; toolCallId: string; input: unknown }
+  | { type: 'tool-result'; toolName: string; toolCallId: string; output: unknown }
+  | { type: 'error'; error: string };
+
+export interface ChatInput {
+  message: string;
+  prId?: string;
+  conversationId?: string;
+  llmModel?: string;
+  customModelData?: { providerId?: string; modelProviderName?: string };
+}
+
+export interface ConversationServiceDeps {
+  conversations: ConversationRepository;
+  pullRequests: PullRequestRepository;
+  users: UserRepository;
+  models: ModelRouter;
+  github: GitHubClient;
+  secretBox: SecretBox;
+  fallbackToken: string | undefined;
+  log: Logger;
+}
+
+/** Tool-using steps one answer may take (each tool result goes back to the model). */
+const MAX_STEPS = 5;
+const HISTORY_MESSAGES = 20;
+const DEFAULT_CONTEXT = 32_000;
+
+/** Chat about pull requests: streamed, tool-using, saved and accounted. */
+export class ConversationService {
+  constructor(private readonly deps: ConversationServiceDeps) {}
+
+  /**
+   * Everything that can fail with a status (an unknown thread or pull request, no usable model:
+   * 402) fails here, before the stream starts. The events then follow; an error after that point
+   * becomes an `error` event, and the exchange is saved whatever happened.
+   */
+  async open(userId: string, input: ChatInput, abortSignal: AbortSignal): Promise<AsyncGenerator<ChatEvent>> {
+    const existing = input.conversationId === undefined ? undefined : await this.deps.conversations.findOwned(userId, input.conversationId);
+    if (input.conversationId !== undefined && existing === undefined) throw new AppError('NOT_FOUND', 'No such conversation');
+    const pr = await this.connectedPullRequest(userId, input.prId, existing);
+    const choice = await this.deps.models.resolve({ userId, model: input.llmModel, provider: input.customModelData });
+    const history = existing === undefined ? [] : await this.deps.conversations.messages(userId, existing.id, undefined, HISTORY_MESSAGES);
+    const thread =
+      existing ??
+      (await this.deps.conversations.create({ userId, title: firstWords(input.message), connectedPrId: pr?.id ?? null, connectedPrTitle: pr?.title ?? null }));
+
+    const contextLength = choice.contextLength ?? DEFAULT_CONTEXT;
+    return this.answer({
+      userId,
+      input,
+      thread,
+      isNew: existing === undefined,
+      choice,
+      system: systemPrompt(pr, contextLength),
+      messages: [...historyMessages(history, contextLength), { role: 'user' as const, content: input.message }],
+      abortSignal,
+    });
+  }
+
+  private async *answer(chat: {
+    userId: string;
+    input: ChatInput;
+    thread: AiConversation;
+    isNew: boolean;
+    choice: ModelChoice;
+    system: string;
+    messages: ModelMessage[];
+    abortSignal: AbortSignal;
+  }): AsyncGenerator<ChatEvent> {
+    const { thread, choice, abortSignal } = chat;
+    if (chat.isNew) yield { conversationId: thread.id };
+    // The title is asked for while the answer streams, so it costs the user no time.
+    const titled = chat.isNew ? this.nameThread(choice, thread.id, chat.input.message) : Promise.resolve();
+    const toolNames = new Set<string>();
+    let output = '';
+    let usage: LanguageModelUsage | undefined;
+    try {
+      const result = streamText({
+        model: choice.model,
+        system: chat.system,
+        messages: chat.messages,
+        tools: chatTools({ userId: chat.userId, pullRequests: this.deps.pullRequests, diffOf: (pr) => this.diffOf(pr) }),
+        stopWhen: stepCountIs(MAX_STEPS),
+        abortSignal,
+        maxRetries: 1,
+        // Errors arrive as stream parts and are answered there; the default would print them.
+        onError: () => undefined,
+      });
+      for await (const part of result.fullStream) {
+        if (part.type === 'text-delta') {
+          output += part.text;
+          yield { type: 'content', content: part.text };
+        } else if (part.type === 'tool-call') {
+          toolNames.add(part.toolName);
+          yield { type: 'tool-call', toolName: part.toolName, toolCallId: part.toolCallId, input: part.input };
+        } else if (part.type === 'tool-result') {
+          yield { type: 'tool-result', toolName: part.toolName, toolCallId: part.toolCallId, output: part.output };
+        } else if (part.type === 'tool-error') {
+          yield { type: 'tool-result', toolName: part.toolName, toolCallId: part.toolCallId, output: { error: 'The tool failed' } };
+        } else if (part.type === 'error') {
+          throw part.error;
+        } else if (part.type === 'finish') {
+          usage = part.totalUsage;
+        }
+      }
+    } catch (error) {
+      if (!abortSignal.aborted) {
+        this.deps.log.warn({ err: error, conversationId: thread.id }, 'chat answer failed');
+        yield { type: 'error', error: publicError(error) };
+      }
+    } finally {
+      // Saved even when the model failed or the client left: the partial answer is kept.
+      await this.deps.conversations
+        .addMessage({
+          conversationId: thread.id,
+          inputMessage: chat.input.message,
+          outputMessage: output,
+          usedToolCalls: [...toolNames],
+          llmModel: choice.modelId,
+          ...tokenCounts(usage),
+        })
+        .catch((error: unknown) => this.deps.log.error({ err: error, conversationId: thread.id }, 'could not save a chat message'));
+      await titled;
+    }
+  }
+
+  /** A short title from the model; on any failure the first words of the message stay. */
+  private async nameThread(choice: ModelChoice, conversationId: string, message: string): Promise<void> {
+    try {
+      const { text } = await generateText({
+        model: choice.model,
+        prompt: `Write a short title (six words at most) for a conversation that starts with the message below. Answer with the title only, without quotes.\n\n<message>\n${message.slice(0, 2_000)}\n</message>`,
+        maxOutputTokens: 30,
+        maxRetries: 0,
+      });
+      const title = text.replace(/^["'\s#*]+|["'\s.*]+$/g, '').replace(/\s+/g, ' ').slice(0, 120);
+      if (title) await this.deps.conversations.setTitle(conversationId, title);
+    } catch (error) {
+      this.deps.log.debug({ err: error, conversationId }, 'no title from the model; keeping the first words');
+    }
+  }
+
+  private async connectedPullRequest(userId: string, prId: string | undefined, thread: AiConversation | undefined): Promise<PullRequest | undefined> {
+    if (prId !== undefined) {
+      const pr = await this.deps.pullRequests.findOwnedBySelector(userId, prId);
+      if (pr === undefined) throw new AppError('NOT_FOUND', 'No such pull request');
+      return pr;
+    }
+    return thread?.connectedPrId ? this.deps.pullRequests.findOwned(userId, thread.connectedPrId) : undefined;
+  }
+
+  /** The diff from the cache, or from GitHub with the author's token (then cached). */
+  private async diffOf(pr: PullRequest): Promise<string> {
+    if (pr.diffContent !== null) return pr.diffContent;
+    const token = githubTokenFor(await this.deps.users.findById(pr.userId), this.deps.secretBox, this.deps.fallbackToken);
+    const diff = await this.deps.github.pullRequestDiff(pr.repositoryName, pr.prNumber, token);
+    await this.deps.pullRequests.cacheDiff(pr.id, diff);
+    return diff;
+  }
+}
+
+/** The token counts of an exchange, as the API document names them. */
+function tokenCounts(usage: LanguageModelUsage | undefined) {
+  const input = usage?.inputTokens ?? 0;
+  const cached = usage?.inputTokenDetails.cacheReadTokens ?? 0;
+  return {
+    inputTokens: input,
+    uncachedInputTokens: usage?.inputTokenDetails.noCacheTokens ?? Math.max(0, input - cached),
+    cachedInputReadTokens: cached,
+    outputTokens: usage?.outputTokens ?? 0,
+    reasoningOutputTokens: usage?.outputTokenDetails.reasoningTokens ?? 0,
+  };
+}
+
+/** What the client may read of a failure: never a provider's own message, which can echo request data. */
+function publicError(error: unknown): string {
+  if (APICallError.isInstance(error)) return `The model provider failed (${error.statusCode ?? 'no answer'}); the answer so far is kept`;
+  return 'The model stopped before finishing its answer; the answer so far is kept';
+}

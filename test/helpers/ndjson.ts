@@ -1,0 +1,31 @@
+export interface ArrivedLine {
+  value: Record<string, unknown>;
+  /** performance.now() when the line's last byte arrived. */
+  at: number;
+}
+
+/** Parses a streamed NDJSON body line by line, as the bytes arrive, with each line's arrival time. */
+export async function* ndjsonLines(response: Response): AsyncGenerator<ArrivedLine> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let newline: number;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      if (line.trim()) yield { value: JSON.parse(line) as Record<string, unknown>, at: performance.now() };
+    }
+  }
+  if (buffer.trim()) throw new Error(`unterminated last line: ${buffer}`);
+}
+
+/** All the lines of a streamed answer. */
+export async function readAll(response: Response): Promise<Array<Record<string, unknown>>> {
+  const lines: Array<Record<string, unknown>> = [];
+  for await (const line of ndjsonLines(response)) lines.push(line.value);
+  return lines;
+}
