@@ -1,4 +1,5 @@
 import { authSessionBench } from './scenarios/auth-session.js';
+import { chatBench } from './scenarios/chat.js';
 import { reviewPipelineBench } from './scenarios/review-pipeline.js';
 import { reviewPrepareBench } from './scenarios/review-prepare.js';
 import { startupBench } from './scenarios/startup.js';
@@ -18,6 +19,9 @@ const scenarios: Record<string, () => Promise<void>> = {
   startup: startupBench,
   'auth-session': async () => {
     for (const backend of backends) await authSessionBench(backend, duration);
+  },
+  chat: async () => {
+    for (const backend of backends) await chatBench(backend);
   },
   'review-prepare': reviewPrepareBench,
   'review-pipeline': async () => {

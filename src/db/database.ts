@@ -41,7 +41,8 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 const MIGRATION_LOCK_ID = 727_001;
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  return options.url === undefined ? openPglite(options) : openPostgres(options.url, options.poolSize ?? 10);
+  // 20 per process: a chat holds a few short queries while it streams, and 50 at once queued on 10.
+  return options.url === undefined ? openPglite(options) : openPostgres(options.url, options.poolSize ?? 20);
 }
 
 async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {

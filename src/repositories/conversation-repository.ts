@@ -11,7 +11,7 @@ export const HISTORY_PAGE = 100;
 export class ConversationRepository {
   constructor(private readonly db: Database) {}
 
-  async create(values: { userId: string; title: string; connectedPrId: string | null; connectedPrTitle: string | null }): Promise<AiConversation> {
+  async create(values: { id?: string; userId: string; title: string; connectedPrId: string | null; connectedPrTitle: string | null }): Promise<AiConversation> {
     const [row] = await this.db.insert(aiConversations).values(values).returning();
     return row!;
   }

@@ -33,6 +33,8 @@ export interface ChatRequest {
   aborted: Promise<void>;
   /** How long the fake held the request, once answered: the model's share of a caller's time. */
   durationMs?: number;
+  /** Streams: from the request's arrival to the first token written (the model's own time to first token). */
+  firstTokenMs?: number;
 }
 
 const DEFAULT_USAGE: FakeUsage = { promptTokens: 100, completionTokens: 20 };
@@ -49,6 +51,7 @@ export class FakeOpenAIChat {
   apiKey: string | undefined;
   private script: (request: ChatRequest) => ScriptedReply | Promise<ScriptedReply> = () => ({ text: 'ok' });
   private readonly queue: ScriptedReply[] = [];
+  private readonly arrivals = new WeakMap<ChatRequest, number>();
   private server: Server | undefined;
   url = '';
 
@@ -105,6 +108,7 @@ export class FakeOpenAIChat {
     this.requests.push(chat);
     const started = performance.now();
     response.on('finish', () => (chat.durationMs = performance.now() - started));
+    this.arrivals.set(chat, started);
     const reply = this.queue.shift() ?? (await this.script(chat));
     if ('status' in reply) return send(reply.status, { error: { message: reply.message ?? 'The fake was told to fail', type: 'server_error' } });
     if (chat.body.stream) return this.stream(chat, reply, response);
@@ -144,6 +148,7 @@ export class FakeOpenAIChat {
           return;
         }
         event({ ...base, choices: [{ index: 0, delta: index === 0 ? { role: 'assistant', content: piece } : { content: piece }, finish_reason: null }] });
+        if (index === 0) chat.firstTokenMs = performance.now() - (this.arrivals.get(chat) ?? performance.now());
         if ('chunkDelayMs' in reply && reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
       }
       event({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });

@@ -18,6 +18,13 @@ export function truncate(text: string, limit: number): { text: string; truncated
   return { text: `${text.slice(0, limit)}\n… [${text.length - limit} more characters not shown]`, truncated: true };
 }
 
+// Built once: a chat's tools differ only in whose pull requests they read.
+const getDiffInput = z.object({ prId: z.union([z.string(), z.number()]).describe('The GitHub pull request id (as in getPRList) or the internal id') });
+const getPRListInput = z.object({
+  search: z.string().max(200).optional().describe('Case-insensitive part of the title'),
+  status: z.enum(['pending', 'completed', 'failed']).optional().describe('Review status'),
+});
+
 /**
  * The chat's tools. Both act for the signed-in user only: another user's pull request is simply
  * not found, as through the API.
@@ -26,7 +33,7 @@ export function chatTools({ userId, pullRequests, diffOf }: ChatToolDeps) {
   return {
     getDiff: tool({
       description: "Read the unified diff of one of the user's pull requests (by GitHub pull request id, or its internal id).",
-      inputSchema: z.object({ prId: z.union([z.string(), z.number()]).describe('The GitHub pull request id (as in getPRList) or the internal id') }),
+      inputSchema: getDiffInput,
       execute: async ({ prId }) => {
         const pr = await pullRequests.findOwnedBySelector(userId, prId);
         if (pr === undefined) return { error: 'No pull request with that id among yours' };
@@ -36,10 +43,7 @@ export function chatTools({ userId, pullRequests, diffOf }: ChatToolDeps) {
     }),
     getPRList: tool({
       description: "List the user's pull requests, most recently updated first (20 at most).",
-      inputSchema: z.object({
-        search: z.string().max(200).optional().describe('Case-insensitive part of the title'),
-        status: z.enum(['pending', 'completed', 'failed']).optional().describe('Review status'),
-      }),
+      inputSchema: getPRListInput,
       execute: async ({ search, status }) => {
         const rows = await pullRequests.list(userId, { search, status, order: 'desc' });
         return rows.map((pr) => ({

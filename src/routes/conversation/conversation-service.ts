@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { APICallError, generateText, stepCountIs, streamText, type LanguageModelUsage, type ModelMessage } from 'ai';
 import type { GitHubClient } from '../../adapters/github/github-client.js';
 import type { ModelChoice, ModelRouter } from '../../ai/model-router.js';
@@ -58,15 +59,22 @@ export class ConversationService {
     const pr = await this.connectedPullRequest(userId, input.prId, existing);
     const choice = await this.deps.models.resolve({ userId, model: input.llmModel, provider: input.customModelData });
     const history = existing === undefined ? [] : await this.deps.conversations.messages(userId, existing.id, undefined, HISTORY_MESSAGES);
-    const thread =
-      existing ??
-      (await this.deps.conversations.create({ userId, title: firstWords(input.message), connectedPrId: pr?.id ?? null, connectedPrTitle: pr?.title ?? null }));
+    // A new thread's id is chosen here, so its id line and the model request need not wait for the
+    // insert; the insert is awaited before the message that refers to it is saved.
+    const threadId = existing?.id ?? randomUUID();
+    const created =
+      existing === undefined
+        ? this.deps.conversations.create({ id: threadId, userId, title: firstWords(input.message), connectedPrId: pr?.id ?? null, connectedPrTitle: pr?.title ?? null })
+        : Promise.resolve(existing);
+    // Observed at once, so a failed insert is never an unhandled rejection; answer() reports it.
+    created.catch(() => undefined);
 
     const contextLength = choice.contextLength ?? DEFAULT_CONTEXT;
     return this.answer({
       userId,
       input,
-      thread,
+      threadId,
+      created,
       isNew: existing === undefined,
       choice,
       system: systemPrompt(pr, contextLength),
@@ -78,17 +86,21 @@ export class ConversationService {
   private async *answer(chat: {
     userId: string;
     input: ChatInput;
-    thread: AiConversation;
+    threadId: string;
+    created: Promise<AiConversation>;
     isNew: boolean;
     choice: ModelChoice;
     system: string;
     messages: ModelMessage[];
     abortSignal: AbortSignal;
   }): AsyncGenerator<ChatEvent> {
-    const { thread, choice, abortSignal } = chat;
-    if (chat.isNew) yield { conversationId: thread.id };
-    // The title is asked for while the answer streams, so it costs the user no time.
-    const titled = chat.isNew ? this.nameThread(choice, thread.id, chat.input.message) : Promise.resolve();
+    const { threadId, choice, abortSignal } = chat;
+    if (chat.isNew) yield { conversationId: threadId };
+    // The title is asked for once the answer has begun: it must not compete for the first token.
+    let titled: Promise<void> = Promise.resolve();
+    const nameThread = () => {
+      if (chat.isNew) titled = chat.created.then(() => this.nameThread(choice, threadId, chat.input.message));
+    };
     const toolNames = new Set<string>();
     let output = '';
     let usage: LanguageModelUsage | undefined;
@@ -106,6 +118,7 @@ export class ConversationService {
       });
       for await (const part of result.fullStream) {
         if (part.type === 'text-delta') {
+          if (output === '') nameThread();
           output += part.text;
           yield { type: 'content', content: part.text };
         } else if (part.type === 'tool-call') {
@@ -123,21 +136,24 @@ export class ConversationService {
       }
     } catch (error) {
       if (!abortSignal.aborted) {
-        this.deps.log.warn({ err: error, conversationId: thread.id }, 'chat answer failed');
+        this.deps.log.warn({ err: error, conversationId: threadId }, 'chat answer failed');
         yield { type: 'error', error: publicError(error) };
       }
     } finally {
+      if (output === '') nameThread();
       // Saved even when the model failed or the client left: the partial answer is kept.
-      await this.deps.conversations
-        .addMessage({
-          conversationId: thread.id,
+      await chat.created
+        .then(() =>
+          this.deps.conversations.addMessage({
+            conversationId: threadId,
           inputMessage: chat.input.message,
           outputMessage: output,
           usedToolCalls: [...toolNames],
-          llmModel: choice.modelId,
-          ...tokenCounts(usage),
-        })
-        .catch((error: unknown) => this.deps.log.error({ err: error, conversationId: thread.id }, 'could not save a chat message'));
+            llmModel: choice.modelId,
+            ...tokenCounts(usage),
+          }),
+        )
+        .catch((error: unknown) => this.deps.log.error({ err: error, conversationId: threadId }, 'could not save a chat message'));
       await titled;
     }
   }
