@@ -6,7 +6,7 @@ export interface ArrivedLine {
 
 /** Parses a streamed NDJSON body line by line, as the bytes arrive, with each line's arrival time. */
 export async function* ndjsonLines(response: Response): AsyncGenerator<ArrivedLine> {
-  const reader = response.body!.getReader();
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let buffer = '';
   for (;;) {
