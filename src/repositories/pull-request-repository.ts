@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/database.js';
 import { pullRequests, type PullRequest, type ReviewStatus } from '../db/schema/index.js';
+import { parsePullRequestSelector } from '../lib/ids.js';
 import { containsPattern } from '../lib/like-pattern.js';
 
 export interface PullRequestFilter {
@@ -65,15 +66,14 @@ export class PullRequestRepository {
     await this.db.update(pullRequests).set({ diffContent, updatedAt: sql`${pullRequests.updatedAt}` }).where(eq(pullRequests.id, id));
   }
 
-  /** The owner's pull request by GitHub's id or the internal id. */
-  async findOwnedBySelector(userId: string, selector: string | number): Promise<PullRequest | undefined> {
-    const value = String(selector).trim();
-    const byGitHubId = /^\d{1,19}$/.test(value);
-    if (!byGitHubId && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) return undefined;
+  /** The owner's pull request by GitHub's id or the internal id; anything else finds nothing. */
+  async findOwnedBySelector(userId: string, value: string | number): Promise<PullRequest | undefined> {
+    const selector = parsePullRequestSelector(value);
+    if (selector === undefined) return undefined;
     const [row] = await this.db
       .select()
       .from(pullRequests)
-      .where(and(eq(pullRequests.userId, userId), byGitHubId ? eq(pullRequests.prId, Number(value)) : eq(pullRequests.id, value.toLowerCase())))
+      .where(and(eq(pullRequests.userId, userId), 'prId' in selector ? eq(pullRequests.prId, selector.prId) : eq(pullRequests.id, selector.id)))
       .limit(1);
     return row;
   }

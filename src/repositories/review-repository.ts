@@ -1,5 +1,6 @@
-import { and, desc, eq, or, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/database.js';
+import type { PullRequestSelector } from '../lib/ids.js';
 import {
   pullRequests,
   reviews,
@@ -154,12 +155,12 @@ export class ReviewRepository {
   }
 
   /** The review and pull request, by GitHub's pull request id or the internal id, for their owner. */
-  async findWithPullRequest(userId: string, selector: { prId?: number; id?: string }): Promise<{ pr: PullRequest; review: Review | null } | undefined> {
+  async findWithPullRequest(userId: string, selector: PullRequestSelector): Promise<{ pr: PullRequest; review: Review | null } | undefined> {
     const [row] = await this.db
       .select({ pr: pullRequests, review: reviews })
       .from(pullRequests)
       .leftJoin(reviews, eq(reviews.id, pullRequests.id))
-      .where(and(eq(pullRequests.userId, userId), or(selector.prId === undefined ? undefined : eq(pullRequests.prId, selector.prId), selector.id === undefined ? undefined : eq(pullRequests.id, selector.id))))
+      .where(and(eq(pullRequests.userId, userId), 'prId' in selector ? eq(pullRequests.prId, selector.prId) : eq(pullRequests.id, selector.id)))
       .limit(1);
     return row;
   }

@@ -5,6 +5,7 @@ import { platformCatalogEntry } from '../../ai/platform-catalog.js';
 import type { AppConfig } from '../../config/config.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError } from '../../lib/app-error.js';
+import { isUuid } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import type { ByokProviderChanges, ByokProviderRepository } from '../../repositories/byok-provider-repository.js';
 import type { ByokDirectory, CachedProvider } from '../../services/byok-directory.js';
@@ -22,8 +23,6 @@ export interface ByokServiceDeps {
   policy: EndpointPolicy;
   catalogTimeoutMs?: number;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const model = (entry: { id: string; name: string; contextLength?: number | null }): CatalogModel => ({
   id: entry.id,
@@ -166,7 +165,7 @@ export class ByokService {
 
   /** By UUID, or by provider name as an alias; another user's provider is simply not found. */
   private async find(userId: string, selector: string): Promise<CachedProvider | { id: string; modelProviderName: string; customBaseUrl: string | null }> {
-    const provider = UUID.test(selector) ? await this.deps.providers.findOwned(userId, selector) : await this.deps.providers.findByName(userId, selector);
+    const provider = isUuid(selector) ? await this.deps.providers.findOwned(userId, selector) : await this.deps.providers.findByName(userId, selector);
     if (provider === undefined) throw new AppError('NOT_FOUND', 'No such provider');
     return provider;
   }

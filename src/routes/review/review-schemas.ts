@@ -1,18 +1,23 @@
 import { z } from 'zod';
 import { REVIEW_MODES } from '../../db/schema/index.js';
+import { parsePullRequestSelector } from '../../lib/ids.js';
 import { isoTimestamp } from '../common-schemas.js';
 
-/** GitHub's pull request id (digits) or the internal id (UUID). */
-export const prSelector = z
-  .string()
-  .trim()
-  .regex(/^(\d{1,19}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, 'must be a GitHub pull request id or a review id');
+/** GitHub's pull request id (digits) or the internal id (UUID), parsed into which one it is. */
+export const prSelector = z.union([z.string(), z.number()]).transform((value, context) => {
+  const selector = parsePullRequestSelector(value);
+  if (selector === undefined) {
+    context.addIssue({ code: 'custom', message: 'must be a GitHub pull request id or a review id' });
+    return z.NEVER;
+  }
+  return selector;
+});
 
 export const informationParams = z.object({ prId: prSelector });
 
 export const startParams = z.object({ prId: prSelector });
 export const startBody = z
-  .object({ prId: z.union([prSelector, z.number().int().positive().transform(String)]).optional(), mode: z.enum(REVIEW_MODES).optional() })
+  .object({ prId: prSelector.optional(), mode: z.enum(REVIEW_MODES).optional() })
   .nullish()
   .transform((body) => body ?? {});
 

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { JobQueue } from '../../adapters/queue/job-queue.js';
 import type { ReviewMode } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
+import type { PullRequestSelector } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
 import { countBySeverity, scoreReview, type ScorableReview } from '../../review/score.js';
@@ -9,7 +10,6 @@ import type { informationItem, listItem } from './review-schemas.js';
 
 export const DASHBOARD_SIZE = 3;
 
-const selectorOf = (value: string) => (/^\d+$/.test(value) ? { prId: Number(value) } : { id: value.toLowerCase() });
 
 export class ReviewService {
   constructor(
@@ -20,8 +20,8 @@ export class ReviewService {
     },
   ) {}
 
-  async information(userId: string, selector: string): Promise<Array<z.input<typeof informationItem>>> {
-    const found = await this.deps.reviews.findWithPullRequest(userId, selectorOf(selector));
+  async information(userId: string, selector: PullRequestSelector): Promise<Array<z.input<typeof informationItem>>> {
+    const found = await this.deps.reviews.findWithPullRequest(userId, selector);
     if (found === undefined) throw new AppError('NOT_FOUND', 'No such pull request');
     const { pr, review } = found;
     return [
@@ -82,8 +82,8 @@ export class ReviewService {
   }
 
   /** A manual re-review: a new run of the stored pull request, straight into `sanitizedPrPayload`. */
-  async start(userId: string, selector: string, mode: ReviewMode = 'focused'): Promise<void> {
-    const found = await this.deps.reviews.findWithPullRequest(userId, selectorOf(selector));
+  async start(userId: string, selector: PullRequestSelector, mode: ReviewMode = 'focused'): Promise<void> {
+    const found = await this.deps.reviews.findWithPullRequest(userId, selector);
     if (found === undefined || found.pr.bodyBlob === null) throw new AppError('NOT_FOUND', 'No such pull request, or no stored webhook payload to review');
     const { pr } = found;
     const runId = await this.deps.reviews.start({ pullRequestId: pr.id, prId: pr.prId, userId, headSha: pr.headSha, mode, trigger: 'manual' }, { force: true });
