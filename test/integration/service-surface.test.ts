@@ -18,7 +18,35 @@ describe('service surface', () => {
   it('serves the OpenAPI document, generated from the route schemas, at /docs', async () => {
     const spec = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json<{ paths: Record<string, Record<string, { requestBody?: unknown }>> }>();
     expect(Object.keys(spec.paths)).toEqual(
-      expect.arrayContaining(['/auth/signup', '/auth/login', '/auth/session', '/auth/sessions', '/users/', '/usage/', '/usage/{userId}', '/healthz', '/readyz']),
+      expect.arrayContaining([
+        '/auth/signup',
+        '/auth/login',
+        '/auth/session',
+        '/auth/sessions',
+        '/auth/codehost',
+        '/auth/codehost/callback',
+        '/users/',
+        '/usage/',
+        '/usage/{userId}',
+        '/webhook/',
+        '/pull-request/list',
+        '/pull-request/list/{lastUpdatedAt}',
+        '/pull-request/list/summary',
+        '/byok/',
+        '/byok/model-list',
+        '/byok/providers',
+        '/byok/providers/{providerId}',
+        '/workspace/{tab}',
+        '/review/information/{prId}',
+        '/review/list',
+        '/review/{prId}',
+        '/conversation/',
+        '/conversation/chat',
+        '/conversation/chat/{id}',
+        '/conversation/feedback',
+        '/healthz',
+        '/readyz',
+      ]),
     );
     expect(spec.paths['/auth/signup']?.post?.requestBody).toBeDefined();
     const page = await t.app.inject({ method: 'GET', url: '/docs' });
