@@ -91,9 +91,4 @@ export class PullRequestRepository {
       .limit(1);
     return row;
   }
-
-  async findByPrId(prId: number): Promise<PullRequest | undefined> {
-    const [row] = await this.db.select().from(pullRequests).where(eq(pullRequests.prId, prId)).limit(1);
-    return row;
-  }
 }

@@ -97,11 +97,6 @@ export class ReviewRepository {
     return row;
   }
 
-  async find(id: string): Promise<Review | undefined> {
-    const [row] = await this.db.select().from(reviews).where(eq(reviews.id, id)).limit(1);
-    return row;
-  }
-
   /**
    * Moves a pending run to the next pipeline state; false when the run is no longer current.
    * `relaxed` skips waiting for the WAL flush: for a state the next step's own durable write
