@@ -59,7 +59,8 @@ export class WebhookService {
   }
 
   async receive(delivery: IncomingDelivery): Promise<DeliveryOutcome> {
-    const basis = await this.authenticate(delivery);
+    const bodyJson = delivery.rawBody.toString('utf8');
+    const basis = await this.authenticate(delivery, bodyJson);
     const event = delivery.event?.trim();
     if (event === 'ping') return 'ping';
     if (event !== 'pull_request') {
@@ -74,7 +75,6 @@ export class WebhookService {
       throw new AppError('FORBIDDEN', 'An unsigned delivery may only carry your own pull requests');
     }
 
-    const bodyJson = delivery.rawBody.toString('utf8');
     const deliveryId = delivery.deliveryId ?? `sha256-${sha256Hex(bodyJson)}`;
     const outcome = await this.intake.submit(intakeItem(deliveryId, payload, bodyJson));
     // The API document's answer when no registered user is the author.
@@ -98,10 +98,10 @@ export class WebhookService {
     await Promise.all(this.marking);
   }
 
-  private async authenticate(delivery: IncomingDelivery): Promise<'signature' | 'session' | 'unsigned'> {
+  private async authenticate(delivery: IncomingDelivery, bodyJson: string): Promise<'signature' | 'session' | 'unsigned'> {
     const secret = this.deps.webhookSecret;
     if (secret !== undefined && delivery.signature !== undefined) {
-      const valid = delivery.rawBody.length > 0 && (await verify(secret, delivery.rawBody.toString('utf8'), delivery.signature));
+      const valid = bodyJson.length > 0 && (await verify(secret, bodyJson, delivery.signature));
       if (!valid) throw new AppError('UNAUTHORIZED', 'Invalid x-hub-signature-256');
       return 'signature';
     }
