@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../db/database.js';
+import type { Database, Executor } from '../db/database.js';
 import { pullRequests, type PullRequest, type ReviewStatus } from '../db/schema/index.js';
-import { parsePullRequestSelector } from '../lib/ids.js';
+import { parsePullRequestSelector, type PullRequestSelector } from '../lib/ids.js';
 import { containsPattern } from '../lib/like-pattern.js';
 
 export interface PullRequestFilter {
@@ -15,11 +15,34 @@ export interface PullRequestFilter {
 
 export const PAGE_SIZE = 20;
 
+/** The owner's pull request, named by GitHub's id or the internal id. */
+export const ownedPullRequest = (userId: string, selector: PullRequestSelector) =>
+  and(eq(pullRequests.userId, userId), 'prId' in selector ? eq(pullRequests.prId, selector.prId) : eq(pullRequests.id, selector.id));
+
+/**
+ * Changes the service's own columns of a pull request (its diff cache, its review status) without
+ * touching `updatedAt`: that is GitHub's time, which orders the lists, so such a change must not
+ * move the pull request.
+ */
+export async function updatePullRequestQuietly(
+  executor: Executor,
+  id: string,
+  changes: Partial<Pick<PullRequest, 'diffContent' | 'reviewStatus'>>,
+): Promise<void> {
+  await executor
+    .update(pullRequests)
+    .set({ ...changes, updatedAt: sql`${pullRequests.updatedAt}` })
+    .where(eq(pullRequests.id, id));
+}
+
 export class PullRequestRepository {
   constructor(private readonly db: Database) {}
 
-  /** One page of a user's pull requests; every variant is one range of a (user_id, …, updated_at) index. */
-  listQuery(userId: string, filter: PullRequestFilter) {
+  /**
+   * One page of a user's pull requests; every variant is one range of a (user_id, …, updated_at)
+   * index. The query itself is returned (awaiting it runs it) so tests can EXPLAIN it.
+   */
+  list(userId: string, filter: PullRequestFilter) {
     const conditions: Array<SQL | undefined> = [eq(pullRequests.userId, userId)];
     if (filter.status !== undefined) conditions.push(eq(pullRequests.reviewStatus, filter.status));
     if (filter.repositories?.length) conditions.push(inArray(pullRequests.repositoryName, filter.repositories));
@@ -34,12 +57,8 @@ export class PullRequestRepository {
       .limit(PAGE_SIZE);
   }
 
-  list(userId: string, filter: PullRequestFilter): Promise<PullRequest[]> {
-    return this.listQuery(userId, filter);
-  }
-
-  /** Pull requests updated at or after `since`, newest first. */
-  summaryQuery(userId: string, since: Date | undefined, search: string | undefined) {
+  /** Pull requests updated at or after `since`, newest first (a query, like `list`). */
+  summary(userId: string, since: Date | undefined, search: string | undefined) {
     return this.db
       .select({
         id: pullRequests.id,
@@ -62,33 +81,25 @@ export class PullRequestRepository {
   }
 
   /** Caches a diff read outside the review pipeline (the chat's getDiff). */
-  async cacheDiff(id: string, diffContent: string): Promise<void> {
-    await this.db.update(pullRequests).set({ diffContent, updatedAt: sql`${pullRequests.updatedAt}` }).where(eq(pullRequests.id, id));
+  cacheDiff(id: string, diffContent: string): Promise<void> {
+    return updatePullRequestQuietly(this.db, id, { diffContent });
   }
 
-  /** The owner's pull request by GitHub's id or the internal id; anything else finds nothing. */
+  /** The owner's pull request by GitHub's id or the internal id (as text or a number); anything else finds nothing. */
   async findOwnedBySelector(userId: string, value: string | number): Promise<PullRequest | undefined> {
     const selector = parsePullRequestSelector(value);
     if (selector === undefined) return undefined;
-    const [row] = await this.db
-      .select()
-      .from(pullRequests)
-      .where(and(eq(pullRequests.userId, userId), 'prId' in selector ? eq(pullRequests.prId, selector.prId) : eq(pullRequests.id, selector.id)))
-      .limit(1);
+    const [row] = await this.db.select().from(pullRequests).where(ownedPullRequest(userId, selector)).limit(1);
+    return row;
+  }
+
+  async findOwned(userId: string, id: string): Promise<PullRequest | undefined> {
+    const [row] = await this.db.select().from(pullRequests).where(ownedPullRequest(userId, { id })).limit(1);
     return row;
   }
 
   async find(id: string): Promise<PullRequest | undefined> {
     const [row] = await this.db.select().from(pullRequests).where(eq(pullRequests.id, id)).limit(1);
-    return row;
-  }
-
-  async findOwned(userId: string, id: string): Promise<PullRequest | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(pullRequests)
-      .where(and(eq(pullRequests.userId, userId), eq(pullRequests.id, id)))
-      .limit(1);
     return row;
   }
 }

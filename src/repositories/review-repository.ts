@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Database, Executor } from '../db/database.js';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import type { Database } from '../db/database.js';
 import type { PullRequestSelector } from '../lib/ids.js';
 import {
   pullRequests,
@@ -15,14 +16,14 @@ import {
   type User,
   type WorkspaceSettings,
 } from '../db/schema/index.js';
+import { ownedPullRequest, updatePullRequestQuietly } from './pull-request-repository.js';
 
-export interface ReviewStart {
+export interface ManualRun {
   pullRequestId: string;
   prId: number;
   userId: string;
   headSha: string;
   mode: ReviewMode;
-  trigger: 'webhook' | 'manual';
 }
 
 export interface ReviewOutcome {
@@ -32,27 +33,30 @@ export interface ReviewOutcome {
   coverage: ReviewCoverage;
 }
 
+type RunChanges = PgUpdateSetSource<typeof reviews>;
+
 /** The review of a pull request and its runs; every write of a run is fenced by its run id. */
 export class ReviewRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * Starts a run: the pull request's one review row goes back to `WEBHOOK_RECEIVED` / `pending`
-   * with a new run id. Unless `force`, a commit already under review or reviewed starts nothing (a
-   * failed run may start again). Returns the new run id, or null when nothing started.
+   * Starts a manual run: the pull request's one review row (created if missing) goes back to
+   * `WEBHOOK_RECEIVED` / `pending` with a new run id, whatever state it was in, and the run id is
+   * returned. A run started by a delivery is started by the intake's statement instead
+   * (webhook-intake-repository.ts), which resets the same columns.
    */
-  async start(run: ReviewStart, { force = false }: { force?: boolean } = {}): Promise<string | null> {
+  async startManual(run: ManualRun): Promise<string> {
     return this.db.transaction(async (tx) => {
-      const rows = await tx
+      const [row] = await tx
         .insert(reviews)
-        .values({ id: run.pullRequestId, prId: run.prId, userId: run.userId, headSha: run.headSha, mode: run.mode, triggedBy: run.trigger })
+        .values({ id: run.pullRequestId, prId: run.prId, userId: run.userId, headSha: run.headSha, mode: run.mode, triggedBy: 'manual' })
         .onConflictDoUpdate({
           target: reviews.id,
           set: {
             userId: run.userId,
             headSha: run.headSha,
             mode: run.mode,
-            triggedBy: run.trigger,
+            triggedBy: 'manual',
             runId: sql`gen_random_uuid()`,
             state: 'WEBHOOK_RECEIVED',
             status: 'pending',
@@ -63,12 +67,10 @@ export class ReviewRepository {
             startedAt: new Date(),
             completedAt: null,
           },
-          setWhere: force ? undefined : sql`${reviews.headSha} is distinct from excluded.head_sha or ${reviews.status} = 'failed'`,
         })
         .returning({ runId: reviews.runId });
-      if (rows.length === 0) return null;
-      await this.setPullRequestStatus(run.pullRequestId, 'pending', tx);
-      return rows[0]!.runId;
+      await updatePullRequestQuietly(tx, run.pullRequestId, { reviewStatus: 'pending' });
+      return row!.runId;
     });
   }
 
@@ -102,51 +104,27 @@ export class ReviewRepository {
    * `relaxed` skips waiting for the WAL flush: for a state the next step's own durable write
    * supersedes, losing it in a database crash costs nothing (steps check the run, not the state).
    */
-  async advance(id: string, runId: string, state: PipelineState, attempt: number, { relaxed = false } = {}): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      if (relaxed) await tx.execute(sql`set local synchronous_commit = off`);
-      const rows = await tx.update(reviews).set({ state, attemptNumber: attempt }).where(this.current(id, runId)).returning({ id: reviews.id });
-      return rows.length > 0;
-    });
+  advance(id: string, runId: string, state: PipelineState, attempt: number, { relaxed = false } = {}): Promise<boolean> {
+    return this.updateRun(id, runId, { state, attemptNumber: attempt }, { relaxed });
   }
 
   /** The extracted content of a run and its new state, in one commit. False when the run is no longer current. */
-  async storeContent(id: string, runId: string, content: { diff: string; incrementalDiff: string | null }, attempt: number): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const rows = await tx
-        .update(reviews)
-        .set({ state: 'PR_CONTENT_EXTRACTED', attemptNumber: attempt, incrementalDiff: content.incrementalDiff })
-        .where(this.current(id, runId))
-        .returning({ id: reviews.id });
-      if (rows.length === 0) return false;
-      await tx.update(pullRequests).set({ diffContent: content.diff, updatedAt: sql`${pullRequests.updatedAt}` }).where(eq(pullRequests.id, id));
-      return true;
-    });
+  storeContent(id: string, runId: string, content: { diff: string; incrementalDiff: string | null }, attempt: number): Promise<boolean> {
+    return this.updateRun(
+      id,
+      runId,
+      { state: 'PR_CONTENT_EXTRACTED', attemptNumber: attempt, incrementalDiff: content.incrementalDiff },
+      { pullRequest: { diffContent: content.diff } },
+    );
   }
 
-  async complete(id: string, runId: string, outcome: ReviewOutcome): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const rows = await tx
-        .update(reviews)
-        .set({ ...outcome, state: 'PROCESSING_COMPLETED', status: 'completed', completedAt: new Date(), duration: elapsed(), failureReason: null })
-        .where(this.current(id, runId))
-        .returning({ id: reviews.id });
-      if (rows.length > 0) await this.setPullRequestStatus(id, 'completed', tx);
-      return rows.length > 0;
-    });
+  complete(id: string, runId: string, outcome: ReviewOutcome): Promise<boolean> {
+    return this.finish(id, runId, 'completed', { ...outcome, state: 'PROCESSING_COMPLETED', failureReason: null });
   }
 
   /** The run failed for good; its reason stays on the review. */
-  async fail(id: string, runId: string, reason: string, attempt: number): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const rows = await tx
-        .update(reviews)
-        .set({ state: 'PROCESSING_FAILED', status: 'failed', failureReason: reason.slice(0, 2000), attemptNumber: attempt, completedAt: new Date(), duration: elapsed() })
-        .where(this.current(id, runId))
-        .returning({ id: reviews.id });
-      if (rows.length > 0) await this.setPullRequestStatus(id, 'failed', tx);
-      return rows.length > 0;
-    });
+  fail(id: string, runId: string, reason: string, attempt: number): Promise<boolean> {
+    return this.finish(id, runId, 'failed', { state: 'PROCESSING_FAILED', failureReason: reason.slice(0, 2000), attemptNumber: attempt });
   }
 
   /** The review and pull request, by GitHub's pull request id or the internal id, for their owner. */
@@ -155,7 +133,7 @@ export class ReviewRepository {
       .select({ pr: pullRequests, review: reviews })
       .from(pullRequests)
       .leftJoin(reviews, eq(reviews.id, pullRequests.id))
-      .where(and(eq(pullRequests.userId, userId), 'prId' in selector ? eq(pullRequests.prId, selector.prId) : eq(pullRequests.id, selector.id)))
+      .where(ownedPullRequest(userId, selector))
       .limit(1);
     return row;
   }
@@ -171,13 +149,31 @@ export class ReviewRepository {
       .limit(limit);
   }
 
-  private current(id: string, runId: string) {
-    return and(eq(reviews.id, id), eq(reviews.runId, runId), eq(reviews.status, 'pending'));
+  private finish(id: string, runId: string, status: 'completed' | 'failed', changes: RunChanges): Promise<boolean> {
+    return this.updateRun(id, runId, { ...changes, status, completedAt: new Date(), duration: elapsed() }, { pullRequest: { reviewStatus: status } });
   }
 
-  private async setPullRequestStatus(id: string, status: 'pending' | 'completed' | 'failed', executor: Executor) {
-    // The list is ordered by GitHub's updated_at: a status change must not move the pull request.
-    await executor.update(pullRequests).set({ reviewStatus: status, updatedAt: sql`${pullRequests.updatedAt}` }).where(eq(pullRequests.id, id));
+  /**
+   * Every write of a run: applied only while the run is current (its id, still pending), with the
+   * pull request's side in the same commit. False when the run is no longer current.
+   */
+  private updateRun(
+    id: string,
+    runId: string,
+    changes: RunChanges,
+    { pullRequest, relaxed = false }: { pullRequest?: Parameters<typeof updatePullRequestQuietly>[2]; relaxed?: boolean },
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      if (relaxed) await tx.execute(sql`set local synchronous_commit = off`);
+      const rows = await tx
+        .update(reviews)
+        .set(changes)
+        .where(and(eq(reviews.id, id), eq(reviews.runId, runId), eq(reviews.status, 'pending')))
+        .returning({ id: reviews.id });
+      if (rows.length === 0) return false;
+      if (pullRequest !== undefined) await updatePullRequestQuietly(tx, id, pullRequest);
+      return true;
+    });
   }
 }
 

@@ -1,17 +1,10 @@
 import { and, asc, eq, inArray, isNull, lt } from 'drizzle-orm';
-import type { Database, Executor } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { webhookDeliveries, type WebhookDelivery } from '../db/schema/index.js';
 
-export type DeliveryValues = typeof webhookDeliveries.$inferInsert;
-
+/** Stored deliveries (written by the intake's statement): read for the pipeline, marked by the relay. */
 export class WebhookDeliveryRepository {
   constructor(private readonly db: Database) {}
-
-  /** False when the delivery id was seen before. */
-  async insert(values: DeliveryValues, executor: Executor = this.db): Promise<boolean> {
-    const rows = await executor.insert(webhookDeliveries).values(values).onConflictDoNothing().returning({ id: webhookDeliveries.deliveryId });
-    return rows.length > 0;
-  }
 
   async find(deliveryId: string): Promise<WebhookDelivery | undefined> {
     const [row] = await this.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.deliveryId, deliveryId)).limit(1);

@@ -46,7 +46,7 @@ export type IntakeOutcome = 'unknown-author' | 'duplicate' | 'stored' | 'review-
  * - repository links are inserted if missing and updated only if changed (no hot-row lock);
  * - a review starts for a reviewable action unless its head commit is already under review or
  *   reviewed; the conditional upsert decides under the row lock, so concurrent deliveries of one
- *   commit start one review;
+ *   commit start one review (it resets the columns `ReviewRepository.startManual` resets);
  * - the deliveries are recorded, with whether they started a review (the relay's outbox).
  * A batch must not hold two deliveries of one pull request or one delivery id twice.
  */
@@ -112,7 +112,7 @@ started as (
   on conflict (id) do update set
     user_id = excluded.user_id, head_sha = excluded.head_sha, mode = excluded.mode, trigged_by = excluded.trigged_by,
     run_id = gen_random_uuid(), state = 'WEBHOOK_RECEIVED', status = 'pending', attempt_number = 1, duration = 0,
-    failure_reason = null, started_at = now(), completed_at = null
+    failure_reason = null, incremental_diff = null, started_at = now(), completed_at = null
   where reviews.head_sha is distinct from excluded.head_sha or reviews.status = 'failed'
   returning pr_id
 ),

@@ -156,13 +156,13 @@ describe('/pull-request lists', () => {
     await t.app.db.execute(sql`analyze pull_requests`);
     const repo = t.app.repos.pullRequests;
     const queries = {
-      default: repo.listQuery(owner.id, { order: 'desc' }),
-      cursor: repo.listQuery(owner.id, { order: 'desc', cursor: new Date(BASE + 600_000) }),
-      ascending: repo.listQuery(owner.id, { order: 'asc', cursor: new Date(BASE) }),
-      status: repo.listQuery(owner.id, { order: 'desc', status: 'failed' }),
-      repositories: repo.listQuery(owner.id, { order: 'desc', repositories: ['acme/api', 'acme/web'] }),
-      search: repo.listQuery(owner.id, { order: 'desc', search: 'cpu' }),
-      summary: repo.summaryQuery(owner.id, new Date(BASE), 'cpu'),
+      default: repo.list(owner.id, { order: 'desc' }),
+      cursor: repo.list(owner.id, { order: 'desc', cursor: new Date(BASE + 600_000) }),
+      ascending: repo.list(owner.id, { order: 'asc', cursor: new Date(BASE) }),
+      status: repo.list(owner.id, { order: 'desc', status: 'failed' }),
+      repositories: repo.list(owner.id, { order: 'desc', repositories: ['acme/api', 'acme/web'] }),
+      search: repo.list(owner.id, { order: 'desc', search: 'cpu' }),
+      summary: repo.summary(owner.id, new Date(BASE), 'cpu'),
     };
     for (const [name, query] of Object.entries(queries)) {
       const plan = (await queryRows<{ 'QUERY PLAN': string }>(t.app.db, sql`explain ${query}`)).map((row) => row['QUERY PLAN']).join('\n');

@@ -18,7 +18,6 @@ export interface ReviewRequest {
 }
 
 export type QueueName = keyof JobPayloads;
-export const QUEUE_NAMES = ['unprocessedWebhookPayload', 'sanitizedPrPayload', 'extractedPrContent'] as const satisfies readonly QueueName[];
 
 /** Attempts in all (first run included); attempt n waits backoffMs * 2^(n-2) after failure n-1. */
 export interface RetryPolicy {

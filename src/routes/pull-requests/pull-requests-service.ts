@@ -33,7 +33,7 @@ export class PullRequestsService {
   }
 
   async summary(userId: string, since: Date | undefined, search: string | undefined): Promise<Array<z.input<typeof summaryItem>>> {
-    const rows = await this.pullRequests.summaryQuery(userId, since, search);
+    const rows = await this.pullRequests.summary(userId, since, search);
     return rows.map((row) => ({ id: row.id, prId: row.prId, number: row.prNumber, title: row.title, createdAt: row.createdAt.toISOString(), htmlUrl: row.htmlUrl }));
   }
 }

@@ -10,7 +10,6 @@ import type { informationItem, listItem } from './review-schemas.js';
 
 export const DASHBOARD_SIZE = 3;
 
-
 export class ReviewService {
   constructor(
     private readonly deps: {
@@ -86,13 +85,13 @@ export class ReviewService {
     const found = await this.deps.reviews.findWithPullRequest(userId, selector);
     if (found === undefined || found.pr.bodyBlob === null) throw new AppError('NOT_FOUND', 'No such pull request, or no stored webhook payload to review');
     const { pr } = found;
-    const runId = await this.deps.reviews.start({ pullRequestId: pr.id, prId: pr.prId, userId, headSha: pr.headSha, mode, trigger: 'manual' }, { force: true });
+    const runId = await this.deps.reviews.startManual({ pullRequestId: pr.id, prId: pr.prId, userId, headSha: pr.headSha, mode });
     try {
-      await this.deps.queue.add('sanitizedPrPayload', { pullRequestId: pr.id, runId: runId! }, { jobId: `run-${runId}` });
+      await this.deps.queue.add('sanitizedPrPayload', { pullRequestId: pr.id, runId }, { jobId: `run-${runId}` });
     } catch (error) {
       this.deps.log.error({ err: error, pullRequestId: pr.id }, 'could not enqueue a manual review');
       // No job will run it: the run must not stay pending for ever.
-      await this.deps.reviews.fail(pr.id, runId!, 'The review could not be queued', 1);
+      await this.deps.reviews.fail(pr.id, runId, 'The review could not be queued', 1);
       throw new AppError('INTERNAL', 'Failed to start the review');
     }
   }
