@@ -20,6 +20,13 @@ export function sessionCookie(response: LightMyRequestResponse): string {
   return `session=${cookie.value}`;
 }
 
+/** The session cookie a `fetch` response set (a real process, not `inject`), as a request header value. */
+export function cookieOf(response: Response): string {
+  const cookie = response.headers.getSetCookie().find((item) => item.startsWith('session='));
+  if (!cookie) throw new Error(`no session cookie in a ${response.status} response`);
+  return cookie.split(';')[0]!;
+}
+
 export const uniqueEmail = (label = 'user') => `${label}-${process.pid}-${Date.now().toString(36)}-${++counter}@example.com`;
 
 /** Signs up, reads the code from the outbox and verifies, as a new user would. */

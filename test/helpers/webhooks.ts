@@ -58,21 +58,21 @@ export interface DeliveryOptions {
   headers?: Record<string, string>;
 }
 
-export async function signedDelivery(
-  payload: unknown,
+/** GitHub's headers for a body: the signature with the secret, the event and a delivery id. */
+export async function signedHeaders(
+  body: string,
   { secret = WEBHOOK_SECRET, event = 'pull_request', deliveryId = randomUUID(), headers = {} }: DeliveryOptions = {},
-): Promise<InjectOptions> {
-  const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
+): Promise<Record<string, string>> {
   return {
-    method: 'POST',
-    url: '/webhook',
-    payload: body,
-    headers: {
-      'content-type': 'application/json',
-      'x-github-event': event,
-      'x-github-delivery': deliveryId,
-      'x-hub-signature-256': await sign(secret, body),
-      ...headers,
-    },
+    'content-type': 'application/json',
+    'x-github-event': event,
+    'x-github-delivery': deliveryId,
+    'x-hub-signature-256': await sign(secret, body),
+    ...headers,
   };
+}
+
+export async function signedDelivery(payload: unknown, options: DeliveryOptions = {}): Promise<InjectOptions> {
+  const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
+  return { method: 'POST', url: '/webhook', payload: body, headers: await signedHeaders(body, options) };
 }
