@@ -4,6 +4,8 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { createOpenRouter } from '@openrouter/ai-sdk-provider';
+import type { AppConfig } from '../config/config.js';
+import { AppError } from '../lib/app-error.js';
 import type { ProviderName } from './catalog/provider-catalog.js';
 
 export interface ModelEndpoint {
@@ -34,4 +36,11 @@ export function createLanguageModel({ provider, baseUrl, apiKey, modelId, fetch 
     case 'platform':
       return createOpenAICompatible({ name: provider, apiKey, baseURL: baseUrl, fetch, includeUsage: true }).chatModel(modelId);
   }
+}
+
+/** Where a provider's API is: the user's base URL when they set one, else the provider's default. */
+export function providerBaseUrl(defaults: AppConfig['byokBaseUrls'], name: ProviderName, customBaseUrl: string | null): string {
+  if (customBaseUrl !== null) return customBaseUrl;
+  if (name === 'custom') throw new AppError('BAD_REQUEST', 'A custom provider needs a customBaseUrl');
+  return defaults[name];
 }

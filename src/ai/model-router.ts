@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { AppConfig } from '../config/config.js';
+import type { PlatformModel } from '../config/env-schema.js';
 import type { ReviewMode, WorkspaceSettings } from '../db/schema/index.js';
 import { AppError } from '../lib/app-error.js';
 import type { SecretBox } from '../lib/crypto/secret-box.js';
@@ -8,7 +9,7 @@ import type { WorkspaceRepository } from '../repositories/workspace-repository.j
 import type { ByokDirectory, CachedProvider } from '../services/byok-directory.js';
 import type { ProviderName } from './catalog/provider-catalog.js';
 import type { EndpointPolicy } from './endpoint-policy.js';
-import { createLanguageModel } from './language-models.js';
+import { createLanguageModel, providerBaseUrl } from './language-models.js';
 import type { UsageMeter } from './usage-meter.js';
 
 export interface ModelRequest {
@@ -74,18 +75,16 @@ export class ModelRouter {
       if (serving !== undefined) return this.fromProvider(userId, serving, slug);
     }
 
+    // The allowance is only read when the platform would serve the model: the read is on every chat's path.
     const { platformAi, freeAllowanceUsd } = this.deps.config;
-    const platformModel = slug === undefined ? platformAi.models[0] : platformAi.models.find((model) => model.id === slug);
-    const allowanceLeft = (await this.deps.usage.totalCost(userId)) < freeAllowanceUsd;
-    if (platformModel !== undefined && platformAi.baseUrl !== undefined && allowanceLeft) {
-      return this.fromPlatform(userId, platformModel.id);
-    }
+    const offered = platformAi.baseUrl === undefined ? undefined : slug === undefined ? platformAi.models[0] : platformAi.models.find((model) => model.id === slug);
+    if (offered !== undefined && (await this.deps.usage.totalCost(userId)) < freeAllowanceUsd) return this.fromPlatform(userId, offered);
 
     // Nothing asked for in particular: any model of the user's own keys will do.
     const fallback = slug === undefined ? enabled.find((provider) => (provider.availableModels?.length ?? 0) > 0) : undefined;
     if (fallback !== undefined) return this.fromProvider(userId, fallback, fallback.availableModels![0]!.id);
 
-    throw new AppError('PAYMENT_REQUIRED', this.refusal(slug, platformModel !== undefined && platformAi.baseUrl !== undefined));
+    throw new AppError('PAYMENT_REQUIRED', this.refusal(slug, offered !== undefined));
   }
 
   private refusal(slug: string | undefined, onPlatform: boolean): string {
@@ -103,11 +102,9 @@ export class ModelRouter {
 
   private fromProvider(userId: string, provider: CachedProvider, modelId: string): ModelChoice {
     const name = provider.modelProviderName as ProviderName;
-    const baseUrl = provider.customBaseUrl ?? (name === 'custom' ? undefined : this.deps.config.byokBaseUrls[name]);
-    if (baseUrl === undefined) throw new AppError('BAD_REQUEST', 'Your custom provider has no base URL');
     const model = createLanguageModel({
       provider: name,
-      baseUrl,
+      baseUrl: providerBaseUrl(this.deps.config.byokBaseUrls, name, provider.customBaseUrl),
       apiKey: this.deps.secretBox.decrypt(provider.apiKey),
       modelId,
       // A URL the user supplied is checked on every call, not only when it was registered.
@@ -123,13 +120,12 @@ export class ModelRouter {
     };
   }
 
-  private fromPlatform(userId: string, modelId: string): ModelChoice {
-    const { baseUrl, apiKey, models } = this.deps.config.platformAi;
-    const entry = models.find((model) => model.id === modelId)!;
-    const model = createLanguageModel({ provider: 'platform', baseUrl: baseUrl!, apiKey: apiKey ?? '', modelId });
+  private fromPlatform(userId: string, entry: PlatformModel): ModelChoice {
+    const { baseUrl, apiKey } = this.deps.config.platformAi;
+    const model = createLanguageModel({ provider: 'platform', baseUrl: baseUrl!, apiKey: apiKey ?? '', modelId: entry.id });
     return {
       model: this.deps.meter.wrap(model, { userId, pricing: { inputPrice: entry.inputPrice, outputPrice: entry.outputPrice } }),
-      modelId,
+      modelId: entry.id,
       source: 'platform',
       providerId: null,
       providerName: 'platform',

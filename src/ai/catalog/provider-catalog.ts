@@ -21,9 +21,11 @@ const LISTERS: Record<ProviderName, (probe: Probe) => Promise<CatalogModel[]>> =
 
 const LABELS: Record<Exclude<ProviderName, 'custom'>, string> = { openai: 'OpenAI', anthropic: 'Anthropic', google: 'Google', openrouter: 'OpenRouter' };
 
-// What a header can carry and a real key is made of. Anything else (a pasted newline, curly quotes)
-// would make fetch throw an error that quotes the header, key included.
-const KEY_CHARACTERS = /^[\x21-\x7e]+$/;
+/**
+ * What a header can carry and a real key is made of. Anything else (a pasted newline, curly quotes)
+ * would make fetch throw an error that quotes the header, key included.
+ */
+export const isWellFormedKey = (key: string) => /^[\x21-\x7e]+$/.test(key);
 
 /**
  * Lists the chat models a key can use, with the provider's own list endpoint and auth scheme:
@@ -44,7 +46,7 @@ function checkKey(request: CatalogRequest, label: string) {
   if (request.apiKey === '' && request.provider === 'custom') return;
   const provider = label.replace(/^The /, 'the ');
   if (request.apiKey === '') throw new CatalogError('rejected', `No API key was given for ${provider}`);
-  if (!KEY_CHARACTERS.test(request.apiKey)) {
+  if (!isWellFormedKey(request.apiKey)) {
     throw new CatalogError('rejected', `The API key for ${provider} contains spaces, line breaks or other characters no API key has`);
   }
 }

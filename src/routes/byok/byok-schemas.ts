@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isWellFormedKey } from '../../ai/catalog/provider-catalog.js';
 import { isoTimestamp } from '../common-schemas.js';
 
 export const PROVIDER_NAMES = ['openai', 'anthropic', 'google', 'openrouter', 'custom'] as const;
@@ -7,17 +8,18 @@ export const providerNameSchema = z.enum(PROVIDER_NAMES);
 /** The mask a client shows for a stored key; sent back unchanged, it means "keep the key". */
 export const KEY_MASK_CHARACTER = '\u2022';
 
+const MASKED_KEY = new RegExp(`^${KEY_MASK_CHARACTER}+$`);
+export const isMaskedKey = (key: string) => MASKED_KEY.test(key);
+
 export const apiKeySchema = z
   .string()
   .trim()
   .min(1, 'must not be empty')
   .max(1024, 'must be at most 1024 characters')
-  .refine((key) => new RegExp(`^${KEY_MASK_CHARACTER}+$`).test(key) || !key.includes(KEY_MASK_CHARACTER), {
+  .refine((key) => isMaskedKey(key) || !key.includes(KEY_MASK_CHARACTER), {
     message: 'contains the mask character (•): send the key itself, or only mask characters to keep the stored one',
   })
-  .refine((key) => new RegExp(`^${KEY_MASK_CHARACTER}+$`).test(key) || /^[\x21-\x7e]+$/.test(key), { message: 'must be printable ASCII without spaces' });
-
-export const isMaskedKey = (key: string) => new RegExp(`^${KEY_MASK_CHARACTER}+$`).test(key);
+  .refine((key) => isMaskedKey(key) || isWellFormedKey(key), { message: 'must be printable ASCII without spaces' });
 
 const baseUrlSchema = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048).transform((url) => url.replace(/\/+$/, ''));
 

@@ -1,14 +1,16 @@
 import type { z } from 'zod';
 import { CatalogError, fetchCatalog, type CatalogModel, type ProviderName } from '../../ai/catalog/provider-catalog.js';
 import type { EndpointPolicy } from '../../ai/endpoint-policy.js';
+import { providerBaseUrl } from '../../ai/language-models.js';
 import { platformCatalogEntry } from '../../ai/platform-catalog.js';
 import type { AppConfig } from '../../config/config.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import type { ByokProvider } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUuid } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import type { ByokProviderChanges, ByokProviderRepository } from '../../repositories/byok-provider-repository.js';
-import type { ByokDirectory, CachedProvider } from '../../services/byok-directory.js';
+import type { ByokDirectory } from '../../services/byok-directory.js';
 import { isMaskedKey, type patchBody, type probeBody, type registerBody } from './byok-schemas.js';
 
 type RegisterInput = z.output<typeof registerBody>;
@@ -104,7 +106,7 @@ export class ByokService {
         id: provider.id,
         modelProviderName: provider.modelProviderName,
         customModels: provider.customModels,
-        customBase: this.baseUrl(provider.modelProviderName as ProviderName, provider.customBaseUrl),
+        customBase: providerBaseUrl(this.deps.config.byokBaseUrls, provider.modelProviderName as ProviderName, provider.customBaseUrl),
         availableModels: models,
       });
     }
@@ -164,7 +166,7 @@ export class ByokService {
   }
 
   /** By UUID, or by provider name as an alias; another user's provider is simply not found. */
-  private async find(userId: string, selector: string): Promise<CachedProvider | { id: string; modelProviderName: string; customBaseUrl: string | null }> {
+  private async find(userId: string, selector: string): Promise<ByokProvider> {
     const provider = isUuid(selector) ? await this.deps.providers.findOwned(userId, selector) : await this.deps.providers.findByName(userId, selector);
     if (provider === undefined) throw new AppError('NOT_FOUND', 'No such provider');
     return provider;
@@ -177,18 +179,12 @@ export class ByokService {
     return provider;
   }
 
-  private baseUrl(name: ProviderName, customBaseUrl: string | null): string {
-    if (customBaseUrl !== null) return customBaseUrl;
-    if (name === 'custom') throw new AppError('BAD_REQUEST', 'A custom provider needs a customBaseUrl');
-    return this.deps.config.byokBaseUrls[name];
-  }
-
   /**
    * The provider's chat models for a key. A user-defined list stands in for (or narrows) the
    * catalog: gateways without a /models endpoint are usable through it.
    */
   private async catalog(name: ProviderName, apiKey: string, customBaseUrl: string | null, customList: CatalogModel[] | undefined): Promise<CatalogModel[]> {
-    const baseUrl = this.baseUrl(name, customBaseUrl);
+    const baseUrl = providerBaseUrl(this.deps.config.byokBaseUrls, name, customBaseUrl);
     if (customBaseUrl !== null) await this.deps.policy.check(baseUrl);
     let probed: CatalogModel[] | undefined;
     try {
