@@ -12,6 +12,7 @@ import { PullRequestsService } from '../../routes/pull-requests/pull-requests-se
 import { ReviewService } from '../../routes/review/review-service.js';
 import { UsersService } from '../../routes/users/users-service.js';
 import { WebhookService } from '../../routes/webhook/webhook-service.js';
+import { WorkspaceService } from '../../routes/workspace/workspace-service.js';
 import { ByokDirectory } from '../../services/byok-directory.js';
 import { SessionService } from '../../services/session-service.js';
 import { UsageService } from '../../services/usage-service.js';
@@ -28,6 +29,7 @@ export interface Services {
   models: ModelRouter;
   reviews: ReviewService;
   conversations: ConversationService;
+  workspace: WorkspaceService;
 }
 
 /** The services hold the rules; routes and workers only call them. */
@@ -85,6 +87,7 @@ export default fp(
         fallbackToken: config.github.token,
         log: log.child({ component: 'chat' }),
       }),
+      workspace: new WorkspaceService(repos.workspace),
       webhook: new WebhookService({
         users: repos.users,
         intake: repos.webhookIntake,

@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error.js';
 import { requireSession } from '../../plugins/app/authentication.js';
 import { errorResponses } from '../common-schemas.js';
 import { chatBody, feedbackBody, historyBody, historyItem, historyParams, listQuery, threadItem } from './conversation-schemas.js';
@@ -14,7 +13,6 @@ async function* ndjson(events: AsyncIterable<ChatEvent>): AsyncGenerator<string>
 
 const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { conversations } = app.services;
-  const repository = app.repos.conversations;
   const tags = ['conversation'];
 
   app.post(
@@ -55,43 +53,20 @@ const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(historyItem), ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => {
-      const { userId } = requireSession(request);
-      if ((await repository.findOwned(userId, request.params.id)) === undefined) throw new AppError('NOT_FOUND', 'No such conversation');
-      const messages = await repository.messages(userId, request.params.id, request.body.updatedAt);
-      return messages.map((message) => ({
-        id: message.id,
-        inputMessage: message.inputMessage,
-        outputMessage: message.outputMessage,
-        usedToolCalls: message.usedToolCalls,
-        thumbsFeedback: message.thumbsFeedback,
-        llmModel: message.llmModel,
-        inputTokens: message.inputTokens,
-        outputToken: message.outputTokens,
-        createdAt: message.createdAt.toISOString(),
-      }));
-    },
+    async (request) => conversations.history(requireSession(request).userId, request.params.id, request.body.updatedAt),
   );
 
   app.get(
     '/',
     { schema: { tags, summary: 'Your 20 most recently updated threads, before lastUpdatedAt', querystring: listQuery, response: { 200: z.array(threadItem), ...errorResponses(400, 401) } } },
-    async (request) => {
-      const threads = await repository.list(requireSession(request).userId, request.query.lastUpdatedAt);
-      return threads.map((thread) => ({ id: thread.id, title: thread.title, updatedAt: thread.updatedAt.toISOString() }));
-    },
+    async (request) => conversations.threads(requireSession(request).userId, request.query.lastUpdatedAt),
   );
 
   app.patch(
     '/feedback',
     { schema: { tags, summary: 'Thumbs up or down on a message, or mark it regenerated', body: feedbackBody, response: { 202: z.object({ message: z.literal('updated') }), ...errorResponses(400, 401, 404) } } },
     async (request, reply) => {
-      const { messageId, userFeedback, regeneratedMsg } = request.body;
-      const changed = await repository.setFeedback(requireSession(request).userId, messageId, {
-        ...(userFeedback === undefined ? {} : { thumbsFeedback: userFeedback }),
-        ...(regeneratedMsg === undefined ? {} : { regenerated: regeneratedMsg }),
-      });
-      if (!changed) throw new AppError('NOT_FOUND', 'No such message');
+      await conversations.feedback(requireSession(request).userId, request.body);
       return reply.code(202).send({ message: 'updated' as const });
     },
   );

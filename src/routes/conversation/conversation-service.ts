@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import { APICallError, generateText, stepCountIs, streamText, type LanguageModelUsage, type ModelMessage } from 'ai';
 import type { GitHubClient } from '../../adapters/github/github-client.js';
 import type { ModelChoice, ModelRouter } from '../../ai/model-router.js';
@@ -12,6 +13,7 @@ import type { UserRepository } from '../../repositories/user-repository.js';
 import { githubTokenFor } from '../../services/github-token.js';
 import { firstWords, historyMessages, systemPrompt } from './chat-context.js';
 import { chatTools } from './chat-tools.js';
+import type { feedbackBody, historyItem, threadItem } from './conversation-schemas.js';
 
 export type ChatEvent =
   | { conversationId: string }
@@ -146,9 +148,9 @@ export class ConversationService {
         .then(() =>
           this.deps.conversations.addMessage({
             conversationId: threadId,
-          inputMessage: chat.input.message,
-          outputMessage: output,
-          usedToolCalls: [...toolNames],
+            inputMessage: chat.input.message,
+            outputMessage: output,
+            usedToolCalls: [...toolNames],
             llmModel: choice.modelId,
             ...tokenCounts(usage),
           }),
@@ -156,6 +158,36 @@ export class ConversationService {
         .catch((error: unknown) => this.deps.log.error({ err: error, conversationId: threadId }, 'could not save a chat message'));
       await titled;
     }
+  }
+
+  /** Up to 100 messages of the owner's thread, oldest first, created at or before `upTo`. */
+  async history(userId: string, conversationId: string, upTo: Date | undefined): Promise<Array<z.input<typeof historyItem>>> {
+    if ((await this.deps.conversations.findOwned(userId, conversationId)) === undefined) throw new AppError('NOT_FOUND', 'No such conversation');
+    const messages = await this.deps.conversations.messages(userId, conversationId, upTo);
+    return messages.map((message) => ({
+      id: message.id,
+      inputMessage: message.inputMessage,
+      outputMessage: message.outputMessage,
+      usedToolCalls: message.usedToolCalls,
+      thumbsFeedback: message.thumbsFeedback,
+      llmModel: message.llmModel,
+      inputTokens: message.inputTokens,
+      outputToken: message.outputTokens,
+      createdAt: message.createdAt.toISOString(),
+    }));
+  }
+
+  async threads(userId: string, before: Date | undefined): Promise<Array<z.input<typeof threadItem>>> {
+    const threads = await this.deps.conversations.list(userId, before);
+    return threads.map((thread) => ({ id: thread.id, title: thread.title, updatedAt: thread.updatedAt.toISOString() }));
+  }
+
+  async feedback(userId: string, { messageId, userFeedback, regeneratedMsg }: z.output<typeof feedbackBody>): Promise<void> {
+    const changed = await this.deps.conversations.setFeedback(userId, messageId, {
+      ...(userFeedback === undefined ? {} : { thumbsFeedback: userFeedback }),
+      ...(regeneratedMsg === undefined ? {} : { regenerated: regeneratedMsg }),
+    });
+    if (!changed) throw new AppError('NOT_FOUND', 'No such message');
   }
 
   /** A short title from the model; on any failure the first words of the message stay. */

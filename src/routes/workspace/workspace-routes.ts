@@ -13,7 +13,7 @@ function checkTab(tab: string) {
 
 /** Per-mode review models and prompts, tab `aiSettings`. */
 const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { workspace } = app.repos;
+  const { workspace } = app.services;
   const tags = ['workspace'];
 
   app.get(
@@ -21,10 +21,7 @@ const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, summary: 'Your review settings (an array of at most one record)', params: tabParams, response: { 200: settingsResponse, ...errorResponses(401, 404) } } },
     async (request) => {
       checkTab(request.params.tab);
-      const settings = await workspace.find(requireSession(request).userId);
-      if (settings === undefined) return [];
-      const { userId: _userId, createdAt, updatedAt, ...rest } = settings;
-      return [{ ...rest, createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() }];
+      return workspace.get(requireSession(request).userId);
     },
   );
 
@@ -41,7 +38,7 @@ const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       checkTab(request.params.tab);
-      if (!(await workspace.create(requireSession(request).userId, request.body))) throw new AppError('CONFLICT', 'Your settings exist already: change them with PATCH');
+      await workspace.create(requireSession(request).userId, request.body);
       return reply.code(201).send({ message: 'Resource created successfully' });
     },
   );
