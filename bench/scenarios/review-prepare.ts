@@ -1,8 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { parseUnifiedDiff } from '../../src/review/diff/parse-unified-diff.js';
-import { applySkipRules } from '../../src/review/diff/skip-rules.js';
-import { prepareReview, type PreparedReview } from '../../src/review/prepare-review.js';
+import { prepareReview, type FilteredDiff, type PreparedReview } from '../../src/review/prepare-review.js';
 import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens } from '../../src/review/prompts.js';
 import { generateSyntheticDiff } from '../../test/helpers/synthetic-diff.js';
 import { report } from '../lib/report.js';
@@ -22,7 +20,8 @@ const megabytes = (bytes: number) => bytes / 2 ** 20;
 
 /**
  * Everything before the model calls, on a 2,000-file, 200,000-changed-line pull request at a 32k
- * context: parse + skip rules + chunking, wall time (the first run is cold: JIT, tokenizer caches).
+ * context: parse + skip rules + sizing the prompt + chunking, wall time (the first run is cold: JIT,
+ * tokenizer caches).
  * Memory: the process's peak RSS (getrusage; the tokenizer's tables and tsx are most of the RSS
  * before preparing), the heap in use right after preparing (garbage included, so close to the
  * peak) and the heap the prepared review retains after a full collection (the parsed diff; chunks
@@ -36,12 +35,14 @@ export async function reviewPrepareBench() {
   const baselineHeap = process.memoryUsage().heapUsed;
   const baselineRss = process.resourceUsage().maxRSS * 1024;
 
-  // The pipeline sizes chunks from the prompt without its diff (which lists the skipped and the
-  // reviewable files), then prepares. Not timed: it parses and filters only, so the first timed
-  // run still meets a cold tokenizer.
-  const probe = applySkipRules(parseUnifiedDiff(diff));
-  const overhead = promptOverheadTokens({ mode: 'focused', chunkCount: 999, skipped: probe.skipped, reviewablePaths: probe.reviewable.map((file) => file.path) });
-  const tokenBudget = CONTEXT_LENGTH - overhead - DEFAULT_OUTPUT_RESERVE.focused;
+  // As the pipeline does: the chunk budget is what the prompt around a chunk (which lists the
+  // skipped and the reviewable files) leaves of the context.
+  let tokenBudget = 0;
+  const budget = ({ skipped, reviewable }: FilteredDiff) => {
+    const overhead = promptOverheadTokens({ mode: 'focused', chunkCount: 999, skipped, reviewablePaths: reviewable.map((file) => file.path) });
+    tokenBudget = CONTEXT_LENGTH - overhead - DEFAULT_OUTPUT_RESERVE.focused;
+    return tokenBudget;
+  };
 
   const times: number[] = [];
   let heapAfter = 0;
@@ -50,7 +51,7 @@ export async function reviewPrepareBench() {
     prepared = undefined;
     collectGarbage();
     const started = performance.now();
-    prepared = prepareReview(diff, { tokenBudget });
+    prepared = prepareReview(diff, { tokenBudget: budget });
     times.push(performance.now() - started);
     heapAfter = Math.max(heapAfter, process.memoryUsage().heapUsed);
     await new Promise((resolve) => setImmediate(resolve));

@@ -4,22 +4,35 @@ import type { DiffFile } from './diff/diff-types.js';
 import { parseUnifiedDiff } from './diff/parse-unified-diff.js';
 import { applySkipRules, type SkipOptions, type SkippedFile } from './diff/skip-rules.js';
 
-export interface PreparedReview {
+/** A pull request's diff after parsing and the skip rules. */
+export interface FilteredDiff {
   /** Every file of the diff, parsed. */
   files: DiffFile[];
   /** The files left after the skip rules, in diff order. */
   reviewable: DiffFile[];
   skipped: SkippedFile[];
-  chunks: ReviewChunk[];
   coverage: ReviewCoverage;
 }
 
-export type PrepareOptions = ChunkingOptions & SkipOptions;
+export interface PreparedReview extends FilteredDiff {
+  chunks: ReviewChunk[];
+}
+
+export type PrepareOptions = Omit<ChunkingOptions, 'tokenBudget'> &
+  SkipOptions & {
+    /**
+     * Tokens a chunk's diff may take, or how to work it out from the filtered diff: the prompt
+     * around each chunk lists the skipped and reviewable files, so its size depends on them.
+     */
+    tokenBudget: number | ((filtered: FilteredDiff) => number);
+  };
 
 /** Parse, filter and chunk a pull request's diff: everything before the model calls. */
 export function prepareReview(diffText: string, options: PrepareOptions): PreparedReview {
   const files = parseUnifiedDiff(diffText);
   const { reviewable, skipped } = applySkipRules(files, options);
-  const chunks = chunkFiles(reviewable, options);
-  return { files, reviewable, skipped, chunks, coverage: computeCoverage(files, reviewable) };
+  const filtered = { files, reviewable, skipped, coverage: computeCoverage(files, reviewable) };
+  if (reviewable.length === 0) return { ...filtered, chunks: [] };
+  const tokenBudget = typeof options.tokenBudget === 'number' ? options.tokenBudget : options.tokenBudget(filtered);
+  return { ...filtered, chunks: chunkFiles(reviewable, { ...options, tokenBudget }) };
 }

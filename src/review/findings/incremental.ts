@@ -1,6 +1,6 @@
 import type { DiffFile } from '../diff/diff-types.js';
-import { mapOldLineToNew, touchedNewLines } from '../diff/line-map.js';
 import { cleanPath } from './match-file.js';
+import { PushMap, type LineRange } from './push-map.js';
 import { sameProblem, type Worded } from './similarity.js';
 
 /** A finding reported by an earlier review, in the coordinates of the commit that review read. */
@@ -25,15 +25,8 @@ export interface IncrementalContext {
 /** Lines a previous finding may have drifted by and still be "the same place" (reformatting, a moved brace). */
 const PLACE_TOLERANCE = 3;
 
-interface Located extends Worded {
-  start: number;
-  end: number;
-}
-
-export interface RepeatCandidate extends Worded {
+export interface RepeatCandidate extends Worded, LineRange {
   file: string;
-  line: number;
-  endLine: number;
 }
 
 /**
@@ -44,53 +37,28 @@ export interface RepeatCandidate extends Worded {
  * push deleted.
  */
 export class RepeatDetector {
-  private readonly previousByPath = new Map<string, Located[]>();
-  private readonly pushByPath = new Map<string, DiffFile>();
-  private readonly touched = new Map<string, Set<number>>();
+  private readonly push: PushMap;
+  private readonly previousByPath = new Map<string, Array<LineRange & Worded>>();
 
   constructor(context: IncrementalContext) {
-    const pushByOldPath = new Map<string, DiffFile>();
-    for (const file of context.pushDiff) {
-      this.pushByPath.set(file.path, file);
-      if (file.oldPath !== null) pushByOldPath.set(file.oldPath, file);
-    }
+    this.push = new PushMap(context.pushDiff);
     for (const finding of context.previous) {
-      const path = cleanPath(finding.file);
-      const moved = pushByOldPath.get(path) ?? pushByOldPath.get(path.replace(/^[ab]\//, ''));
-      const located = moved ? carry(moved, finding) : { start: finding.line, end: finding.endLine ?? finding.line, title: finding.title, comment: finding.comment };
-      if (!located) continue;
-      const currentPath = moved?.path ?? path;
-      const list = this.previousByPath.get(currentPath) ?? [];
-      list.push(located);
-      this.previousByPath.set(currentPath, list);
+      const earlier = { line: finding.line, endLine: finding.endLine ?? finding.line };
+      const file = this.push.fileOf(finding.file);
+      const now = file === undefined ? earlier : this.push.carry(file, earlier);
+      if (now === null) continue;
+      const path = file?.path ?? cleanPath(finding.file);
+      const list = this.previousByPath.get(path) ?? [];
+      list.push({ ...now, title: finding.title, comment: finding.comment });
+      this.previousByPath.set(path, list);
     }
   }
 
   isRepeat(finding: RepeatCandidate): boolean {
     const previous = this.previousByPath.get(finding.file);
-    if (!previous || this.changedInPush(finding)) return false;
+    if (!previous || this.push.touches(finding.file, finding)) return false;
     return previous.some(
-      (earlier) => earlier.start - PLACE_TOLERANCE <= finding.endLine && finding.line <= earlier.end + PLACE_TOLERANCE && sameProblem(earlier, finding),
+      (earlier) => earlier.line - PLACE_TOLERANCE <= finding.endLine && finding.line <= earlier.endLine + PLACE_TOLERANCE && sameProblem(earlier, finding),
     );
   }
-
-  private changedInPush(finding: RepeatCandidate): boolean {
-    const file = this.pushByPath.get(finding.file);
-    if (!file) return false;
-    let touched = this.touched.get(file.path);
-    if (!touched) {
-      touched = touchedNewLines(file);
-      this.touched.set(file.path, touched);
-    }
-    for (let line = finding.line; line <= finding.endLine; line++) if (touched.has(line)) return true;
-    return false;
-  }
-}
-
-/** A previous finding's range in the new head, or null when the push deleted the file or those lines. */
-function carry(file: DiffFile, finding: PreviousFinding): Located | null {
-  const start = mapOldLineToNew(file, finding.line);
-  const end = mapOldLineToNew(file, finding.endLine ?? finding.line);
-  if (start === null || end === null) return null;
-  return { start, end: Math.max(start, end), title: finding.title, comment: finding.comment };
 }

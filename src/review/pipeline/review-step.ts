@@ -8,17 +8,17 @@ import { AppError } from '../../lib/app-error.js';
 import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import type { Logger } from '../../lib/logger.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
-import { chunkFiles, computeCoverage, type ReviewChunk } from '../chunking.js';
-import { parseUnifiedDiff } from '../diff/parse-unified-diff.js';
-import { applySkipRules } from '../diff/skip-rules.js';
+import { MIN_TOKEN_BUDGET, type ReviewChunk } from '../chunking.js';
 import { carryOverFindings } from '../findings/carry-over.js';
 import { finalizeReview, type ChunkReview } from '../merge-reviews.js';
+import { prepareReview } from '../prepare-review.js';
 import { buildReviewPrompt, DEFAULT_MAX_FINDINGS, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens, type FileContext, type PromptSettings } from '../prompts.js';
 import type { ReviewOutput } from '../review-output.js';
 import { countBySeverity, scoreReview } from '../score.js';
-import { countTokens } from '../tokens.js';
+import { countTokensUpTo } from '../tokens.js';
 import { applyVerification, buildVerificationPrompt } from '../verification.js';
 import { githubTokenFor } from '../../services/github-token.js';
+import { pullRequestDescription } from '../../services/pull-request-description.js';
 import { githubFailure } from './github-access.js';
 import { askForReview, askForVerification } from './model-review.js';
 import { reviewCompletedEmail } from './review-email.js';
@@ -30,6 +30,9 @@ export const DEFAULT_CONTEXT_LENGTH = 32_000;
 export const CHUNK_CONCURRENCY = 3;
 /** Deep mode: share of the context the full files may take. */
 const FILE_CONTEXT_SHARE = 0.3;
+/** Deep mode: files fetched for context at most, and the room below which fetching stops. */
+const MAX_CONTEXT_FILES = 50;
+const MIN_CONTEXT_FILE_TOKENS = 200;
 
 export interface ReviewStepDeps {
   reviews: ReviewRepository;
@@ -62,26 +65,28 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   });
 
   const incremental = review.incrementalDiff !== null;
-  const files = parseUnifiedDiff(review.incrementalDiff ?? pr.diffContent);
-  const { reviewable, skipped } = applySkipRules(files);
-  const coverage = computeCoverage(files, reviewable);
   const contextLength = choice.contextLength ?? DEFAULT_CONTEXT_LENGTH;
   const fileContextTokens = review.mode === 'deep' ? Math.floor(contextLength * FILE_CONTEXT_SHARE) : 0;
-  // Fetched up to 80% of their share: the line numbers they are shown with take the rest.
-  const fileContext = fileContextTokens > 0 ? await fullFiles(deps, pr, owner, review, reviewable.map((file) => file.path), fileContextTokens * 0.8) : [];
-
-  const promptBase = {
+  const prompt = {
     mode: review.mode,
     settings: settings satisfies PromptSettings | null,
-    pullRequest: { title: pr.title, body: pullRequestBody(pr), headBranch: pr.headBranch, baseBranch: pr.baseBranch },
-    skipped,
-    reviewablePaths: reviewable.map((file) => file.path),
-    fileContext,
+    pullRequest: { title: pr.title, body: pullRequestDescription(pr), headBranch: pr.headBranch, baseBranch: pr.baseBranch },
     fileContextTokens,
   };
-  const overhead = promptOverheadTokens({ ...promptBase, chunkCount: 2 });
-  const tokenBudget = Math.max(1, contextLength - overhead - DEFAULT_OUTPUT_RESERVE[review.mode]);
-  const chunks = reviewable.length === 0 ? [] : chunkFiles(reviewable, { tokenBudget });
+  const { files, reviewable, skipped, coverage, chunks } = prepareReview(review.incrementalDiff ?? pr.diffContent, {
+    tokenBudget: ({ skipped, reviewable }) => {
+      const overhead = promptOverheadTokens({ ...prompt, skipped, reviewablePaths: reviewable.map((file) => file.path), chunkCount: 2 });
+      const budget = contextLength - overhead - DEFAULT_OUTPUT_RESERVE[review.mode];
+      if (budget < MIN_TOKEN_BUDGET) {
+        throw new UnrecoverableJobError(`The model ${choice.modelId} has a context of ${contextLength} tokens: too small to review this pull request; choose a larger model`);
+      }
+      return budget;
+    },
+  });
+  const reviewablePaths = reviewable.map((file) => file.path);
+  // Fetched up to 80% of their share: the line numbers they are shown with take the rest.
+  const fileContext = fileContextTokens > 0 ? await fullFiles(deps, pr, owner, review, reviewablePaths, fileContextTokens * 0.8) : [];
+  const promptBase = { ...prompt, skipped, reviewablePaths, fileContext };
 
   const limit = pLimit(CHUNK_CONCURRENCY);
   const parts = await Promise.all(chunks.map((chunk) => limit(() => reviewChunk(choice, chunk, chunks.length, promptBase))));
@@ -126,20 +131,25 @@ async function reviewChunk(
   return { review, changedLines: chunk.changedLines };
 }
 
-/** Deep mode: the changed files' full new content, as many as fit in the budget. */
+/**
+ * Deep mode: the changed files' full new content, in diff order, as many as fit in the budget. Files
+ * are fetched one by one until the budget is nearly used or `MAX_CONTEXT_FILES` were fetched: a
+ * large pull request would otherwise cost a GitHub request per file for context that cannot fit.
+ */
 async function fullFiles(deps: ReviewStepDeps, pr: PullRequest, owner: User, review: Review, paths: string[], tokenBudget: number): Promise<FileContext[]> {
   const token = githubTokenFor(owner, deps.secretBox, deps.fallbackToken);
   const ref = review.headSha ?? pr.headSha;
   const files: FileContext[] = [];
-  let used = 0;
-  for (const path of paths) {
+  let left = tokenBudget;
+  for (const path of paths.slice(0, MAX_CONTEXT_FILES)) {
+    if (left < MIN_CONTEXT_FILE_TOKENS) break;
     const content = await deps.github.fileContent(pr.repositoryName, path, ref, token).catch((error: unknown) => {
       throw githubFailure(error, `the content of ${path}`);
     });
     if (content === null) continue;
-    const tokens = countTokens(content);
-    if (used + tokens > tokenBudget) continue;
-    used += tokens;
+    const tokens = countTokensUpTo(content, left);
+    if (tokens > left) continue;
+    left -= tokens;
     files.push({ path, content });
   }
   return files;
@@ -148,11 +158,6 @@ async function fullFiles(deps: ReviewStepDeps, pr: PullRequest, owner: User, rev
 function previousFindings(review: Review) {
   const raw = review.reviewRawJson as { comments?: ReviewOutput['comments'] } | null;
   return raw?.comments ?? [];
-}
-
-function pullRequestBody(pr: PullRequest): string | null {
-  const body = (pr.bodyBlob as { pull_request?: { body?: unknown } }).pull_request?.body;
-  return typeof body === 'string' ? body : null;
 }
 
 /** The model's overview, plus what the review covered and left out, so nothing is silently missing. */
