@@ -98,4 +98,3 @@ export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
   const result: { rows: T[] } = await db.execute<Record<string, unknown>>(query).then((value) => value as never);
   return result.rows;
 }
-

@@ -50,3 +50,8 @@ function jsonCandidates(answer: string): string[] {
   }
   return candidates;
 }
+
+/** A model's answer as JSON: text is decoded (see `decodeModelJson`), an already parsed value taken as is. */
+export function decodeAnswer(answer: unknown): DecodedJson {
+  return typeof answer === 'string' ? decodeModelJson(answer) : { ok: true, value: answer, repaired: false };
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decodeModelJson } from './model-json.js';
+import { decodeAnswer } from './model-json.js';
 import { commentEntries, isRecord, normalizeComment, normalizeReview, RISKS, SEVERITIES, usesFractionScale } from './review-output-normalize.js';
 
 export { RISKS, SEVERITIES, type Risk, type Severity } from './review-output-normalize.js';
@@ -79,17 +79,11 @@ export type ReviewParseResult =
  * parsed value (`NoObjectGeneratedError.text` is a string; a provider's parsed object works too).
  */
 export function parseReviewOutput(raw: unknown): ReviewParseResult {
-  let value = raw;
-  let repaired = false;
-  if (typeof raw === 'string') {
-    const decoded = decodeModelJson(raw);
-    if (!decoded.ok) return decoded;
-    value = decoded.value;
-    repaired = decoded.repaired;
-  }
-  const parsed = reviewOutputSchema.safeParse(value);
+  const decoded = decodeAnswer(raw);
+  if (!decoded.ok) return decoded;
+  const parsed = reviewOutputSchema.safeParse(decoded.value);
   if (!parsed.success) return { ok: false, reason: `the review does not match the schema: ${issues(parsed.error)}` };
-  return { ok: true, review: parsed.data, droppedComments: droppedComments(value), repaired };
+  return { ok: true, review: parsed.data, droppedComments: droppedComments(decoded.value), repaired: decoded.repaired };
 }
 
 function droppedComments(value: unknown): DroppedComment[] {

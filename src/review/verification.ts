@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { renderChunk, type ReviewChunk } from './chunking.js';
 import { DIFF_FORMAT_GUIDE } from './diff/render-for-model.js';
 import type { FindingLike } from './findings.js';
-import { decodeModelJson } from './model-json.js';
+import { decodeAnswer } from './model-json.js';
 import type { BuiltPrompt, FileContext, PromptSettings } from './prompts.js';
 import { UNTRUSTED_INPUT_NOTICE, VERIFICATION_OUTPUT_INSTRUCTIONS, VERIFICATION_PROMPT } from './prompt-texts.js';
 import { isRecord, lineRange, severity, toNumber } from './review-output-normalize.js';
@@ -60,13 +60,9 @@ export const verificationOutputSchema = z.preprocess(
 export type VerificationOutput = z.output<typeof verificationOutputSchema>;
 
 export function parseVerificationOutput(raw: unknown): { ok: true; verification: VerificationOutput } | { ok: false; reason: string } {
-  let value = raw;
-  if (typeof raw === 'string') {
-    const decoded = decodeModelJson(raw);
-    if (!decoded.ok) return decoded;
-    value = decoded.value;
-  }
-  const parsed = verificationOutputSchema.safeParse(value);
+  const decoded = decodeAnswer(raw);
+  if (!decoded.ok) return decoded;
+  const parsed = verificationOutputSchema.safeParse(decoded.value);
   return parsed.success ? { ok: true, verification: parsed.data } : { ok: false, reason: 'the verification does not match the schema' };
 }
 

@@ -29,8 +29,10 @@ export class GitHubApiError extends Error {
 }
 
 const USER_AGENT = 'pr-review-service';
+const DIFF = 'application/vnd.github.diff';
 
-const repoPath = (fullName: string) => fullName.split('/').map(encodeURIComponent).join('/');
+/** A repository's full name or a file's path, each segment encoded and the slashes kept. */
+const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
 /**
  * The calls this service makes to GitHub or GitHub Enterprise, all against the configured hosts so
@@ -80,30 +82,29 @@ export class GitHubClient {
 
   /** A pull request's unified diff, as GitHub renders it (`git diff base...head`). */
   async pullRequestDiff(fullName: string, number: number, token: string | undefined): Promise<string> {
-    return (await this.request(`/repos/${repoPath(fullName)}/pulls/${number}`, token, 'application/vnd.github.diff')).text();
+    return (await this.request(`/repos/${encodePath(fullName)}/pulls/${number}`, token, DIFF)).text();
   }
 
   /**
    * The diff between two commits, for reviewing what a push changed. Null when GitHub cannot
    * compare them (the older commit was force-pushed away).
    */
-  async compareDiff(fullName: string, base: string, head: string, token: string | undefined): Promise<string | null> {
-    try {
-      const path = `/repos/${repoPath(fullName)}/compare/${encodeURIComponent(base)}...${encodeURIComponent(head)}`;
-      return await (await this.request(path, token, 'application/vnd.github.diff')).text();
-    } catch (error) {
-      if (error instanceof GitHubApiError && (error.status === 404 || error.status === 422)) return null;
-      throw error;
-    }
+  compareDiff(fullName: string, base: string, head: string, token: string | undefined): Promise<string | null> {
+    const path = `/repos/${encodePath(fullName)}/compare/${encodeURIComponent(base)}...${encodeURIComponent(head)}`;
+    return this.textUnless([404, 422], path, token, DIFF);
   }
 
   /** A file's content at a commit, or null when it does not exist there. */
-  async fileContent(fullName: string, path: string, ref: string, token: string | undefined): Promise<string | null> {
+  fileContent(fullName: string, path: string, ref: string, token: string | undefined): Promise<string | null> {
+    return this.textUnless([404], `/repos/${encodePath(fullName)}/contents/${encodePath(path)}?ref=${encodeURIComponent(ref)}`, token, 'application/vnd.github.raw');
+  }
+
+  /** The body as text, or null when GitHub answers with one of `missing` (what does not exist is no error). */
+  private async textUnless(missing: number[], path: string, token: string | undefined, accept: string): Promise<string | null> {
     try {
-      const url = `/repos/${repoPath(fullName)}/contents/${path.split('/').map(encodeURIComponent).join('/')}?ref=${encodeURIComponent(ref)}`;
-      return await (await this.request(url, token, 'application/vnd.github.raw')).text();
+      return await (await this.request(path, token, accept)).text();
     } catch (error) {
-      if (error instanceof GitHubApiError && error.status === 404) return null;
+      if (error instanceof GitHubApiError && missing.includes(error.status)) return null;
       throw error;
     }
   }

@@ -131,4 +131,3 @@ function refusedCode(error: unknown): never {
   if (error instanceof GitHubApiError) throw new AppError('BAD_REQUEST', `GitHub refused the sign-in: ${error.message}`);
   throw error;
 }
-

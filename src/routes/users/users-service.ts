@@ -7,7 +7,6 @@ import type { UserChanges, UserRepository } from '../../repositories/user-reposi
 import { byokCacheKey } from '../../services/byok-directory.js';
 import type { SessionService } from '../../services/session-service.js';
 
-
 export class UsersService {
   constructor(
     private readonly deps: {
