@@ -7,32 +7,40 @@ import { webhookBench } from './scenarios/webhook.js';
 import { serversAvailable, type Backend } from './lib/service-process.js';
 
 /**
- * `npm run bench [scenario...]`: every scenario on the embedded backends and, when PostgreSQL and
- * Redis are reachable (BENCH_* or TEST_* URLs, else the loopback defaults), on the servers.
- * BENCH_DURATION sets the seconds of each load run (default 10).
+ * `npm run bench [scenario...]`: every scenario (or the ones named) on the embedded backends and,
+ * when PostgreSQL and Redis are reachable (BENCH_* or TEST_* URLs, else the loopback defaults), on
+ * the servers. BENCH_DURATION sets the seconds of each load run (default 10).
  */
 const duration = Number(process.env.BENCH_DURATION ?? 10);
-const backends: Backend[] = ['embedded', ...((await serversAvailable()) ? (['servers'] as const) : [])];
-if (!backends.includes('servers')) console.log('PostgreSQL or Redis unreachable: embedded backends only');
 
-const scenarios: Record<string, () => Promise<void>> = {
+/** A scenario that runs once per backend, one after the other. */
+const perBackend = (run: (backend: Backend) => Promise<void>) => async (backends: Backend[]) => {
+  for (const backend of backends) await run(backend);
+};
+
+const scenarios: Record<string, (backends: Backend[]) => Promise<void>> = {
   startup: startupBench,
-  'auth-session': async () => {
-    for (const backend of backends) await authSessionBench(backend, duration);
-  },
-  chat: async () => {
-    for (const backend of backends) await chatBench(backend);
-  },
+  'auth-session': perBackend((backend) => authSessionBench(backend, duration)),
+  chat: perBackend(chatBench),
   'review-prepare': reviewPrepareBench,
-  'review-pipeline': async () => {
-    for (const backend of backends) await reviewPipelineBench(backend);
-  },
-  webhook: async () => {
-    for (const backend of backends) await webhookBench(backend, duration);
-  },
+  'review-pipeline': perBackend(reviewPipelineBench),
+  webhook: perBackend((backend) => webhookBench(backend, duration)),
 };
 
 const selected = process.argv.slice(2);
+const unknown = selected.filter((name) => !Object.hasOwn(scenarios, name));
+if (unknown.length > 0) {
+  console.error(`Unknown scenario${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Scenarios: ${Object.keys(scenarios).join(', ')}`);
+  process.exit(2);
+}
+if (!Number.isFinite(duration) || duration <= 0) {
+  console.error(`BENCH_DURATION must be a positive number of seconds, not "${process.env.BENCH_DURATION}"`);
+  process.exit(2);
+}
+
+const backends: Backend[] = ['embedded', ...((await serversAvailable()) ? (['servers'] as const) : [])];
+if (!backends.includes('servers')) console.log('PostgreSQL or Redis unreachable: embedded backends only');
+
 for (const [name, run] of Object.entries(scenarios)) {
-  if (selected.length === 0 || selected.includes(name)) await run();
+  if (selected.length === 0 || selected.includes(name)) await run(backends);
 }

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { spawnTsx, type TsxProcess } from './tsx-process.js';
 
 /** The yardstick: a Node HTTP server that only reads the body, parses the JSON and answers 200. */
 export function serveBareJson(): Promise<string> {
@@ -18,9 +18,6 @@ export function serveBareJson(): Promise<string> {
 }
 
 /** The bare server in its own process, like the service. */
-export async function startBareJsonServer(): Promise<{ url: string; stop: () => void }> {
-  const main = fileURLToPath(new URL('./bare-json-server-main.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', main], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve) => child.stdout.once('data', (data: Buffer) => resolve(data.toString().trim())));
-  return { url, stop: () => child.kill('SIGTERM') };
+export function startBareJsonServer(): Promise<TsxProcess> {
+  return spawnTsx(fileURLToPath(new URL('./bare-json-server-main.ts', import.meta.url)));
 }

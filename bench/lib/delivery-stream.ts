@@ -3,6 +3,7 @@ import { examplePayload } from '../../test/helpers/webhooks.js';
 
 const PR_ID_MARK = 987_654_321_012;
 const SHA_MARK = 'feedfacefeedfacefeedfacefeedfacefeedface';
+const FIRST_PR_ID = 800_000_000_000;
 
 /**
  * An endless supply of distinct, signed, real `opened` deliveries: GitHub's example payload with
@@ -17,7 +18,6 @@ export class DeliveryStream {
   constructor(
     private readonly secret: string,
     authorId: number,
-    private readonly firstPrId = 800_000_000_000,
   ) {
     const template = JSON.stringify(examplePayload({ authorId, prId: PR_ID_MARK, headSha: SHA_MARK }));
     this.parts = template.split(new RegExp(`(${PR_ID_MARK}|${SHA_MARK})`));
@@ -25,7 +25,7 @@ export class DeliveryStream {
 
   next(): { body: string; headers: Record<string, string> } {
     const n = this.sequence++;
-    const values: Record<string, string> = { [PR_ID_MARK]: String(this.firstPrId + n), [SHA_MARK]: n.toString(16).padStart(40, '0') };
+    const values: Record<string, string> = { [PR_ID_MARK]: String(FIRST_PR_ID + n), [SHA_MARK]: n.toString(16).padStart(40, '0') };
     const body = this.parts.map((part, index) => (index % 2 === 1 ? values[part]! : part)).join('');
     return {
       body,

@@ -11,11 +11,20 @@ model.reply((request) => {
   if (text.includes('Write a short title')) return { text: 'A title' };
   const marker = /\[bench-(\d+-\d+)\]/.exec(text)?.[1];
   if (marker) {
-    const check = setInterval(() => {
-      if (request.firstTokenMs === undefined) return;
+    // The fake records the first token's time but has no hook for it: look until it is there, or
+    // until the answer ended (finished or aborted) without one. The poll's timing is not measured:
+    // firstTokenMs is the fake's own reading.
+    let settled = false;
+    const settle = () => {
+      if (settled) return;
+      settled = true;
       clearInterval(check);
-      process.stdout.write(`${JSON.stringify({ marker, firstTokenMs: request.firstTokenMs })}\n`);
+      if (request.firstTokenMs !== undefined) process.stdout.write(`${JSON.stringify({ marker, firstTokenMs: request.firstTokenMs })}\n`);
+    };
+    const check = setInterval(() => {
+      if (request.firstTokenMs !== undefined || request.durationMs !== undefined) settle();
     }, 5);
+    void request.aborted.then(settle);
   }
   // Streamed over about a second, as a model answers: 50 chats at once are then 50 in flight, not a flood.
   return { text: 'The change is safe to merge: the migration adds a nullable column, which takes only a short lock.', chunks: 20, firstTokenDelayMs, chunkDelayMs: 50 };

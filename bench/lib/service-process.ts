@@ -7,54 +7,73 @@ import { startServer, type ServerProcess } from '../../test/helpers/server-proce
 
 export type Backend = 'embedded' | 'servers';
 
-/** PostgreSQL and Redis for the "servers" runs: BENCH_* or TEST_* URLs, else the loopback defaults. */
-export const serverUrls = () => ({
-  databaseUrl: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  redisUrl: process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+/** The service's GITHUB_WEBHOOK_SECRET: what the scenarios sign their deliveries with. */
+export const BENCH_WEBHOOK_SECRET = 'bench-secret';
+
+/**
+ * PostgreSQL and Redis for the "servers" runs: BENCH_* or TEST_* URLs, else the loopback defaults.
+ * (Not test/helpers/backends.ts's `serverUrls`, which has no defaults: the tests run embedded then.)
+ */
+export const benchServerUrls = () => ({
+  databaseUrl: process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+  redisUrl: process.env.BENCH_REDIS_URL || process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379',
 });
 
 export interface ServiceProcess {
   url: string;
   dataDir: string;
   pid: number;
-  /** Stops the server (SIGTERM, graceful). */
-  stop(): Promise<void>;
-  /** The service's database, for checking what it stored (embedded: only once stopped). */
+  /** The service's database, for checking what it stored (embedded: stops the server first). */
   inspect<T>(look: (database: DatabaseHandle) => Promise<T>): Promise<T>;
-  /** Removes the database, the Redis keys and the data directory. */
+  /** Stops the server and removes the database, the Redis keys and the data directory. */
   cleanup(): Promise<void>;
 }
 
 /**
  * The service as its own process, started as `npm start` starts it: the load generator must not
- * share the service's event loop, or both are measured at half speed.
+ * share the service's event loop, or both are measured at half speed. If it fails to start, what
+ * was created for it is removed before the error is thrown.
  */
 export async function startService(backend: Backend, env: Record<string, string> = {}): Promise<ServiceProcess> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'bench-'));
-  const servers = backend === 'servers' ? serverUrls() : undefined;
-  const database = servers === undefined ? undefined : await createTestDatabase(servers.databaseUrl);
+  const servers = backend === 'servers' ? benchServerUrls() : undefined;
   const redisKeyPrefix = `${uniqueName('bench')}:`;
-  let server: ServerProcess | undefined = await startServer(
-    {
-      NODE_ENV: 'production',
-      ENCRYPTION_KEY: 'cd'.repeat(32),
-      GITHUB_WEBHOOK_SECRET: 'bench-secret',
-      DATA_DIR: dataDir,
-      AUTH_RATE_LIMIT_PER_MIN: '1000000',
-      ...(database === undefined ? {} : { DATABASE_URL: database.url, REDIS_URL: servers!.redisUrl, REDIS_KEY_PREFIX: redisKeyPrefix }),
-      ...env,
-    },
-    { logFile: join(dataDir, 'server.log') },
-  );
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-'));
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+  let server: ServerProcess | undefined;
   const stop = async () => {
     await server?.stop();
     server = undefined;
   };
+  const cleanup = async () => {
+    await stop();
+    await database?.drop();
+    if (servers !== undefined) await deleteRedisPrefix(servers.redisUrl, redisKeyPrefix);
+    await rm(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    database = servers === undefined ? undefined : await createTestDatabase(servers.databaseUrl);
+    server = await startServer(
+      {
+        NODE_ENV: 'production',
+        ENCRYPTION_KEY: 'cd'.repeat(32),
+        GITHUB_WEBHOOK_SECRET: BENCH_WEBHOOK_SECRET,
+        DATA_DIR: dataDir,
+        AUTH_RATE_LIMIT_PER_MIN: '1000000',
+        ...(servers === undefined ? {} : { DATABASE_URL: database!.url, REDIS_URL: servers.redisUrl, REDIS_KEY_PREFIX: redisKeyPrefix }),
+        ...env,
+      },
+      { logFile: join(dataDir, 'server.log') },
+    );
+  } catch (error) {
+    await cleanup().catch((cleanupError: unknown) => console.error('cleanup after a failed start failed:', cleanupError));
+    throw error;
+  }
+
   return {
     url: server.url!,
     dataDir,
     pid: server.pid,
-    stop,
     inspect: async (look) => {
       if (database === undefined) await stop();
       const handle = await openDatabase({ url: database?.url, dataDir });
@@ -64,18 +83,13 @@ export async function startService(backend: Backend, env: Record<string, string>
         await handle.close();
       }
     },
-    cleanup: async () => {
-      await stop();
-      await database?.drop();
-      if (servers !== undefined) await deleteRedisPrefix(servers.redisUrl, redisKeyPrefix);
-      await rm(dataDir, { recursive: true, force: true });
-    },
+    cleanup,
   };
 }
 
 /** Whether the servers run can happen here. */
 export async function serversAvailable(): Promise<boolean> {
-  const { databaseUrl, redisUrl } = serverUrls();
+  const { databaseUrl, redisUrl } = benchServerUrls();
   try {
     const { default: pg } = await import('pg');
     const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 1000 });

@@ -15,9 +15,12 @@ export async function startupBench() {
       const started = performance.now();
       const server = await startServer({ DATA_DIR: dataDir }, { logFile: join(dataDir, 'server.log') });
       const readyMs = performance.now() - started;
-      const healthy = await fetch(`${server.url}/healthz`);
-      report(`startup ${label}`, { readyMs, healthz: healthy.status });
-      await server.stop();
+      try {
+        const healthy = await fetch(`${server.url}/healthz`);
+        report(`startup ${label}`, { readyMs, healthz: healthy.status });
+      } finally {
+        await server.stop();
+      }
     }
   } finally {
     await rm(dataDir, { recursive: true, force: true });
