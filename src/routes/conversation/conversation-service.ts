@@ -56,11 +56,17 @@ export class ConversationService {
    * becomes an `error` event, and the exchange is saved whatever happened.
    */
   async open(userId: string, input: ChatInput, abortSignal: AbortSignal): Promise<AsyncGenerator<ChatEvent>> {
+    // The reads run at once (they are on the way to the first token) and are awaited in a fixed
+    // order, so a request with several faults always gets the same answer: thread, pull request, model.
+    const resolving = this.deps.models.resolve({ userId, model: input.llmModel, provider: input.customModelData });
+    resolving.catch(() => undefined);
     const existing = input.conversationId === undefined ? undefined : await this.deps.conversations.findOwned(userId, input.conversationId);
     if (input.conversationId !== undefined && existing === undefined) throw new AppError('NOT_FOUND', 'No such conversation');
+    const loadingHistory = existing === undefined ? Promise.resolve([]) : this.deps.conversations.messages(userId, existing.id, undefined, HISTORY_MESSAGES);
+    loadingHistory.catch(() => undefined);
     const pr = await this.connectedPullRequest(userId, input.prId, existing);
-    const choice = await this.deps.models.resolve({ userId, model: input.llmModel, provider: input.customModelData });
-    const history = existing === undefined ? [] : await this.deps.conversations.messages(userId, existing.id, undefined, HISTORY_MESSAGES);
+    const choice = await resolving;
+    const history = await loadingHistory;
     // A new thread's id is chosen here, so its id line and the model request need not wait for the
     // insert; the insert is awaited before the message that refers to it is saved.
     const threadId = existing?.id ?? randomUUID();
