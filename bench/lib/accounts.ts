@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { FakeGitHub } from '../../test/fakes/fake-github.js';
 import { cookieOf } from '../../test/helpers/accounts.js';
-import { githubEnv, githubUser } from '../../test/helpers/github-login.js';
+import { githubEnv } from '../../test/helpers/github-login.js';
 import { Outbox } from '../../test/helpers/outbox.js';
 
 const json = { 'content-type': 'application/json' };
@@ -24,12 +24,4 @@ export async function signUp(url: string, dataDir: string, email = 'bench@exampl
 export async function fakeGitHub() {
   const github = await new FakeGitHub().start();
   return { github, env: githubEnv(github) };
-}
-
-/** Signs a GitHub user in through the OAuth flow, as a browser would; returns the session cookie. */
-export async function signInWithGitHub(url: string, github: FakeGitHub, id: number, login: string): Promise<string> {
-  const start = await expectStatus(await fetch(`${url}/auth/codehost`, { redirect: 'manual' }), 302, 'GitHub sign-in start');
-  const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
-  const { code } = github.authorize(githubUser({ id, login, name: login, email: `${login}@example.com` }));
-  return cookieOf(await expectStatus(await fetch(`${url}/auth/codehost/callback?code=${code}&state=${state}`, { redirect: 'manual' }), 302, 'GitHub sign-in callback'));
 }

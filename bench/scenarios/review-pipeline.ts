@@ -2,7 +2,8 @@ import { FakeOpenAIChat } from '../../test/fakes/fake-openai-chat.js';
 import { reviewAnswer, SAMPLE_DIFF, SAMPLE_FINDINGS } from '../../test/helpers/review-fixtures.js';
 import { generateSyntheticDiff } from '../../test/helpers/synthetic-diff.js';
 import { examplePayload, newPrId, signedHeaders } from '../../test/helpers/webhooks.js';
-import { fakeGitHub, signInWithGitHub } from '../lib/accounts.js';
+import { githubUser, signInWithGitHubOverHttp } from '../../test/helpers/github-login.js';
+import { fakeGitHub } from '../lib/accounts.js';
 import { withCleanup } from '../lib/cleanup.js';
 import { processMemory } from '../lib/process-memory.js';
 import { report } from '../lib/report.js';
@@ -36,7 +37,7 @@ export async function reviewPipelineBench(backend: Backend, ordinaryReviews = 10
     });
     defer(() => service.cleanup());
 
-    const cookie = await signInWithGitHub(service.url, github, AUTHOR_ID, 'bench-author');
+    const { cookie } = await signInWithGitHubOverHttp(service.url, github, githubUser({ id: AUTHOR_ID, login: 'bench-author' }));
 
     const deliver = async (diff: string) => {
       const payload = examplePayload({ authorId: AUTHOR_ID, prId: newPrId(), number: Math.floor(Math.random() * 1e9) });

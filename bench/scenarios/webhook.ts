@@ -2,7 +2,8 @@ import type autocannon from 'autocannon';
 import { inArray } from 'drizzle-orm';
 import type { Database } from '../../src/db/database.js';
 import { webhookDeliveries } from '../../src/db/schema/index.js';
-import { fakeGitHub, signInWithGitHub } from '../lib/accounts.js';
+import { githubUser, signInWithGitHubOverHttp } from '../../test/helpers/github-login.js';
+import { fakeGitHub } from '../lib/accounts.js';
 import { startBareJsonServer } from '../lib/bare-json-server.js';
 import { withCleanup } from '../lib/cleanup.js';
 import { DeliveryStream } from '../lib/delivery-stream.js';
@@ -97,7 +98,7 @@ export async function webhookBench(backend: Backend, duration: number) {
     const service = await startService(backend, { ...env, ...(backend === 'servers' ? { ROLE: 'api' } : {}) });
     defer(() => service.cleanup());
 
-    await signInWithGitHub(service.url, github, AUTHOR_ID, 'Codertocat');
+    await signInWithGitHubOverHttp(service.url, github, githubUser({ id: AUTHOR_ID, login: 'Codertocat' }));
     const stream = new DeliveryStream(BENCH_WEBHOOK_SECRET, AUTHOR_ID);
     const accepted: string[] = [];
     const max = await deliveries(stream, service.url, { duration, accepted });

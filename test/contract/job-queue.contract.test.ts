@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BullMqJobQueue } from '../../src/adapters/queue/bullmq-job-queue.js';
 import {
   DEFAULT_RETRY_POLICIES,
@@ -159,12 +159,11 @@ if (redisUrl !== undefined) {
   });
 }
 
+/** vi.waitUntil every 10 ms, saying what it waited for when it times out. */
 async function waitFor(condition: () => boolean | Promise<boolean>, { timeoutMs = 5_000, what = 'condition' } = {}): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(10);
-  }
+  await vi.waitUntil(condition, { timeout: timeoutMs, interval: 10 }).catch((error: unknown) => {
+    throw error instanceof Error && error.message === 'Timed out in waitUntil!' ? new Error(`timed out after ${timeoutMs} ms waiting for ${what}`) : error;
+  });
 }
 
 const EMPTY: QueueCounts = { waiting: 0, active: 0, failed: 0 };

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, setJson, type KeyValueStore } from '../../src/adapters/kv/key-value-store.js';
 import { MemoryKeyValueStore } from '../../src/adapters/kv/memory-key-value-store.js';
@@ -46,14 +45,8 @@ if (redisUrl !== undefined) {
   });
 }
 
-/** Polls `read` until it answers null; returns the milliseconds since `since`. */
-async function whenGone(read: () => Promise<unknown>, since: number, timeoutMs = 3_000): Promise<number> {
-  while ((await read()) !== null) {
-    if (Date.now() - since > timeoutMs) throw new Error(`still present after ${timeoutMs} ms`);
-    await sleep(20);
-  }
-  return Date.now() - since;
-}
+/** How expiry is watched: a read every 20 ms, for up to 3 s. */
+const UNTIL_EXPIRED = { timeout: 3_000, interval: 20 };
 
 describe.each(implementations)('KeyValueStore contract: $name', ({ create }) => {
   let harness: StoreHarness;
@@ -100,7 +93,8 @@ describe.each(implementations)('KeyValueStore contract: $name', ({ create }) => 
     await store.set(renewed, 'kept');
     expect(await store.get(expiring)).toBe('short-lived');
 
-    const elapsed = await whenGone(() => store.get(expiring), start);
+    await expect.poll(() => store.get(expiring), UNTIL_EXPIRED).toBeNull();
+    const elapsed = Date.now() - start;
     expect(elapsed).toBeGreaterThanOrEqual(950);
     expect(await store.take(expiring)).toBeNull();
     expect(await store.get(persistent)).toBe('kept');
@@ -113,7 +107,8 @@ describe.each(implementations)('KeyValueStore contract: $name', ({ create }) => 
     const start = Date.now();
     await store.set(k, 'short-lived', 0.3);
     expect(await store.get(k)).toBe('short-lived');
-    const elapsed = await whenGone(() => store.get(k), start);
+    await expect.poll(() => store.get(k), UNTIL_EXPIRED).toBeNull();
+    const elapsed = Date.now() - start;
     expect(elapsed).toBeGreaterThanOrEqual(250);
     expect(elapsed).toBeLessThan(900);
   });
@@ -156,7 +151,8 @@ describe.each(implementations)('KeyValueStore contract: $name', ({ create }) => 
     const start = Date.now();
     await setJson(store, k, { a: 1 }, 0.2);
     expect(await getJson(store, k)).toEqual({ a: 1 });
-    expect(await whenGone(() => getJson(store, k), start)).toBeLessThan(900);
+    await expect.poll(() => getJson(store, k), UNTIL_EXPIRED).toBeNull();
+    expect(Date.now() - start).toBeLessThan(900);
   });
 
   it('answers ping', async () => {

@@ -10,6 +10,7 @@ import type { Mailer } from '../../src/adapters/mail/mailer.js';
 import { OutboxMailer } from '../../src/adapters/mail/outbox-mailer.js';
 import { SmtpMailer } from '../../src/adapters/mail/smtp-mailer.js';
 import type { Logger } from '../../src/lib/logger.js';
+import { Outbox } from '../helpers/outbox.js';
 
 const FROM = 'Review Service <noreply@review.test>';
 
@@ -71,17 +72,10 @@ const implementations: MailerImplementation[] = [
       // A directory that does not exist yet: the mailer creates it.
       const directory = join(root, 'outbox');
       const mailer = new OutboxMailer(directory, FROM, log);
+      const outbox = new Outbox(directory);
       return {
         mailer,
-        delivered: async () => {
-          const files = (await readdir(directory).catch(() => [] as string[])).filter((file) => file.endsWith('.eml')).sort();
-          return Promise.all(
-            files.map(async (file) => {
-              const raw = await readFile(join(directory, file), 'utf8');
-              return { recipients: [header(raw, 'To') ?? ''], raw };
-            }),
-          );
-        },
+        delivered: async () => (await outbox.all()).map((email) => ({ recipients: [email.to], raw: email.raw })),
         dispose: async () => {
           await mailer.close();
           await rm(root, { recursive: true, force: true });

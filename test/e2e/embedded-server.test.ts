@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cookieOf } from '../helpers/accounts.js';
 import { Outbox } from '../helpers/outbox.js';
 import { failedStart, startServer } from '../helpers/server-process.js';
 
@@ -34,11 +35,11 @@ describe('the server process on embedded defaults', () => {
 
     const login = await call('/auth/login', { method: 'POST', body: JSON.stringify({ email, password: 'first password' }) });
     expect(login.status).toBe(200);
-    const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+    const cookie = cookieOf(login);
     const sessions = (await (await call('/auth/sessions', { headers: { cookie } })).json()) as unknown[];
     expect(sessions).toHaveLength(2);
 
-    const verifyCookie = verify.headers.getSetCookie()[0]!.split(';')[0]!;
+    const verifyCookie = cookieOf(verify);
     expect((await call('/auth/logout', { method: 'DELETE', headers: { cookie: verifyCookie } })).status).toBe(204);
     expect((await call('/auth/session', { headers: { cookie: verifyCookie } })).status).toBe(401);
 

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareReview } from '../../src/review/prepare-review.js';
 import { DEFAULT_OUTPUT_RESERVE } from '../../src/review/prompts.js';
 import { countTokens } from '../../src/review/tokens.js';
+import { signInWithGitHub } from '../helpers/github-login.js';
 import { reviewAnswer, settledReview } from '../helpers/review-fixtures.js';
-import { deliverPullRequest, reviewWorld, signedInAuthor, type ReviewWorld } from '../helpers/review-world.js';
+import { deliverPullRequest, reviewWorld, type ReviewWorld } from '../helpers/review-world.js';
 import { generateSyntheticDiff } from '../helpers/synthetic-diff.js';
 
 const CONTEXT = 32_000;
@@ -23,9 +24,9 @@ describe('a 2,000-file, 200,000-line pull request against a 32k-context model', 
   it('reviews every reviewable file, in calls that all fit the context', async () => {
     const diff = generateSyntheticDiff({ files: 2_000, changedLines: 200_000 });
     const expected = prepareReview(diff, { tokenBudget: 10_000 });
-    const author = await signedInAuthor(world);
+    const author = await signInWithGitHub(world.t.app, world.github);
     const payload = await deliverPullRequest(world, author, diff);
-    const review = await settledReview(world.t.app, author.cookie, payload.pull_request.id, 120_000);
+    const review = await settledReview(world.t.app, author.cookie, payload.pull_request.id, { timeoutMs: 120_000 });
 
     expect(review.reviewStatus).toBe('completed');
     expect(review.coverage).toEqual(expected.coverage);

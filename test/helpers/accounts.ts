@@ -29,15 +29,30 @@ export function cookieOf(response: Response): string {
 
 export const uniqueEmail = (label = 'user') => `${label}-${process.pid}-${Date.now().toString(36)}-${++counter}@example.com`;
 
-/** Signs up, reads the code from the outbox and verifies, as a new user would. */
-export async function createAccount(app: FastifyInstance, outbox: Outbox, overrides: Partial<Pick<Account, 'name' | 'email' | 'password'>> = {}): Promise<Account> {
+export interface SignUp {
+  name: string;
+  email: string;
+  password: string;
+  /** The verification code from the email. */
+  code: string;
+  /** The answer to the signup request (201). */
+  response: LightMyRequestResponse;
+}
+
+/** Signs up and reads the code from the outbox, leaving the email unverified. */
+export async function signUp(app: FastifyInstance, outbox: Outbox, overrides: Partial<Pick<Account, 'name' | 'email' | 'password'>> = {}): Promise<SignUp> {
   const name = overrides.name ?? 'Test User';
   const email = overrides.email ?? uniqueEmail();
   const password = overrides.password ?? 'a long enough password';
-  const signup = await app.inject({ method: 'POST', url: '/auth/signup', payload: { name, email, password } });
-  expect(signup.statusCode, signup.body).toBe(201);
-  const otp = await outbox.code(email);
-  const verify = await app.inject({ method: 'POST', url: '/auth/verify-email', payload: { email, otp } });
+  const response = await app.inject({ method: 'POST', url: '/auth/signup', payload: { name, email, password } });
+  expect(response.statusCode, response.body).toBe(201);
+  return { name, email, password, code: await outbox.code(email), response };
+}
+
+/** Signs up, reads the code from the outbox and verifies, as a new user would. */
+export async function createAccount(app: FastifyInstance, outbox: Outbox, overrides: Partial<Pick<Account, 'name' | 'email' | 'password'>> = {}): Promise<Account> {
+  const { name, email, password, code } = await signUp(app, outbox, overrides);
+  const verify = await app.inject({ method: 'POST', url: '/auth/verify-email', payload: { email, otp: code } });
   expect(verify.statusCode, verify.body).toBe(200);
   const { user } = verify.json<{ user: { id: string } }>();
   return { id: user.id, name, email, password, cookie: sessionCookie(verify) };

@@ -1,11 +1,5 @@
-export interface ArrivedLine {
-  value: Record<string, unknown>;
-  /** performance.now() when the line's last byte arrived. */
-  at: number;
-}
-
-/** Parses a streamed NDJSON body line by line, as the bytes arrive, with each line's arrival time. */
-export async function* ndjsonLines(response: Response): AsyncGenerator<ArrivedLine> {
+/** Parses a streamed NDJSON body line by line, as the bytes arrive. */
+export async function* ndjsonLines(response: Response): AsyncGenerator<Record<string, unknown>> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -17,7 +11,7 @@ export async function* ndjsonLines(response: Response): AsyncGenerator<ArrivedLi
     while ((newline = buffer.indexOf('\n')) >= 0) {
       const line = buffer.slice(0, newline);
       buffer = buffer.slice(newline + 1);
-      if (line.trim()) yield { value: JSON.parse(line) as Record<string, unknown>, at: performance.now() };
+      if (line.trim()) yield JSON.parse(line) as Record<string, unknown>;
     }
   }
   if (buffer.trim()) throw new Error(`unterminated last line: ${buffer}`);
@@ -26,6 +20,6 @@ export async function* ndjsonLines(response: Response): AsyncGenerator<ArrivedLi
 /** All the lines of a streamed answer. */
 export async function readAll(response: Response): Promise<Array<Record<string, unknown>>> {
   const lines: Array<Record<string, unknown>> = [];
-  for await (const line of ndjsonLines(response)) lines.push(line.value);
+  for await (const line of ndjsonLines(response)) lines.push(line);
   return lines;
 }

@@ -110,18 +110,24 @@ export interface ReviewInformation {
   [key: string]: unknown;
 }
 
-/** Polls `GET /review/information/:prId` until the review leaves `pending`. */
-export async function settledReview(app: FastifyInstance, cookie: string, prId: number | string, timeoutMs = 20_000): Promise<ReviewInformation> {
+export interface SettleOptions {
+  timeoutMs?: number;
+  /** What the settled review must also show, e.g. the head commit of a later push. */
+  until?: (review: ReviewInformation) => boolean;
+}
+
+/** Polls `GET /review/information/:prId` until the review exists, has left `pending` and satisfies `until`. */
+export async function settledReview(app: FastifyInstance, cookie: string, prId: number | string, { timeoutMs = 20_000, until = () => true }: SettleOptions = {}): Promise<ReviewInformation> {
   let latest: ReviewInformation | undefined;
   await expect
     .poll(
       async () => {
         const response = await app.inject({ method: 'GET', url: `/review/information/${prId}`, headers: { cookie } });
         latest = response.json<ReviewInformation[]>()[0];
-        return latest?.reviewStatus;
+        return latest;
       },
-      { timeout: timeoutMs, interval: 50 },
+      { timeout: timeoutMs, interval: 50, message: `the review of ${prId} settled` },
     )
-    .not.toBe('pending');
+    .toSatisfy((review: ReviewInformation | undefined) => review !== undefined && review.reviewStatus !== 'pending' && until(review));
   return latest!;
 }

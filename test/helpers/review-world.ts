@@ -1,17 +1,17 @@
 import type { RetryPolicies } from '../../src/adapters/queue/job-queue.js';
 import { FakeGitHub } from '../fakes/fake-github.js';
 import { FakeOpenAIChat } from '../fakes/fake-openai-chat.js';
-import { githubEnv, githubOAuth, githubUser } from './github-login.js';
+import { githubEnv, type GitHubSignIn } from './github-login.js';
 import { createTestApp, type TestApp } from './test-app.js';
 import { examplePayload, signedDelivery, WEBHOOK_SECRET, type PayloadOverrides } from './webhooks.js';
 
-export const PLATFORM_MODELS = [
+const PLATFORM_MODELS = [
   { id: 'platform-a', name: 'Platform A', contextLength: 32_000, inputPrice: 1, outputPrice: 2 },
   { id: 'platform-b', name: 'Platform B', contextLength: 64_000, inputPrice: 2, outputPrice: 4 },
 ];
 
 /** Retries that take milliseconds, so failure paths run in a test's time. */
-export const FAST_RETRIES: Partial<RetryPolicies> = {
+const FAST_RETRIES: Partial<RetryPolicies> = {
   unprocessedWebhookPayload: { attempts: 3, backoffMs: 20 },
   sanitizedPrPayload: { attempts: 3, backoffMs: 20 },
   extractedPrContent: { attempts: 2, backoffMs: 20 },
@@ -51,23 +51,8 @@ export async function reviewWorld(env: Record<string, string> = {}): Promise<Rev
   };
 }
 
-export interface Author {
-  githubId: number;
-  userId: string;
-  cookie: string;
-}
-
-/** A user who signed in with GitHub: the author of the pull requests the tests deliver. */
-export async function signedInAuthor(world: ReviewWorld): Promise<Author> {
-  const profile = githubUser();
-  const callback = await githubOAuth(world.t.app, world.github, profile);
-  const cookie = `session=${callback.cookies.find((item) => item.name === 'session')!.value}`;
-  const user = (await world.t.app.repos.users.findByCodehostId(profile.id))!;
-  return { githubId: profile.id, userId: user.id, cookie };
-}
-
 /** Delivers a signed `pull_request` event whose diff the fake GitHub serves. */
-export async function deliverPullRequest(world: ReviewWorld, author: Author, diff: string, overrides: Omit<PayloadOverrides, 'authorId'> = {}) {
+export async function deliverPullRequest(world: ReviewWorld, author: Pick<GitHubSignIn, 'githubId'>, diff: string, overrides: Omit<PayloadOverrides, 'authorId'> = {}) {
   const payload = examplePayload({ authorId: author.githubId, ...overrides });
   world.github.setDiff(payload.repository.full_name, payload.pull_request.number, diff);
   const response = await world.t.app.inject(await signedDelivery(payload));

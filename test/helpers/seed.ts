@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import type { Database } from '../../src/db/database.js';
 import {
   aiConversations,
@@ -44,7 +45,6 @@ export async function seedUserData(db: Database, userId: string) {
 
 /** How many rows each user-data table holds for the user. */
 export async function countUserRows(db: Database, userId: string) {
-  const { eq } = await import('drizzle-orm');
   const tables = { pullRequests, reviews, repositories, aiConversations, workspaceSettings, byokProviders, usage };
   const counts: Record<string, number> = {};
   for (const [name, table] of Object.entries(tables)) {

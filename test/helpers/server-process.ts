@@ -16,7 +16,6 @@ export interface ServerProcess {
 
 export interface StartOptions {
   timeoutMs?: number;
-  nodeArgs?: string[];
   /**
    * Write the server's log to this file instead of a pipe. Under load a pipe read by a busy parent
    * fills up, and pino's synchronous writes then stall the server.
@@ -24,9 +23,9 @@ export interface StartOptions {
   logFile?: string;
 }
 
-function launch(env: Record<string, string>, { nodeArgs = [], logFile }: StartOptions) {
+function launch(env: Record<string, string>, { logFile }: StartOptions) {
   const fd = logFile === undefined ? undefined : openSync(logFile, 'w');
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', fd ?? 'pipe', fd ?? 'pipe'],

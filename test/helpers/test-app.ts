@@ -17,9 +17,6 @@ export interface TestApp {
   outbox: Outbox;
   /** Every log line the app wrote, raw. */
   logs: string[];
-  backend: 'embedded' | 'servers';
-  /** This app's namespace in Redis. */
-  redisKeyPrefix: string;
   close(): Promise<void>;
 }
 
@@ -81,8 +78,6 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config,
     outbox: new Outbox(join(dataDir, 'outbox')),
     logs,
-    backend: database === undefined ? 'embedded' : 'servers',
-    redisKeyPrefix,
     close: async () => {
       await app.close();
       await database?.drop();

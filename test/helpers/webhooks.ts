@@ -50,28 +50,33 @@ export function examplePayload(overrides: PayloadOverrides): Example {
   return payload;
 }
 
-/** The request GitHub would send: the body signed with the secret, the event and a delivery id. */
+/** How a delivery differs from the one GitHub would send. */
 export interface DeliveryOptions {
   secret?: string;
   event?: string;
   deliveryId?: string;
+  /** Extra headers, or replacements for GitHub's. */
   headers?: Record<string, string>;
+  /** GitHub's headers to leave out (after `headers` are applied), e.g. `x-hub-signature-256`. */
+  omit?: string[];
 }
 
 /** GitHub's headers for a body: the signature with the secret, the event and a delivery id. */
 export async function signedHeaders(
   body: string,
-  { secret = WEBHOOK_SECRET, event = 'pull_request', deliveryId = randomUUID(), headers = {} }: DeliveryOptions = {},
+  { secret = WEBHOOK_SECRET, event = 'pull_request', deliveryId = randomUUID(), headers = {}, omit = [] }: DeliveryOptions = {},
 ): Promise<Record<string, string>> {
-  return {
+  const all: Record<string, string> = {
     'content-type': 'application/json',
     'x-github-event': event,
     'x-github-delivery': deliveryId,
     'x-hub-signature-256': await sign(secret, body),
     ...headers,
   };
+  return Object.fromEntries(Object.entries(all).filter(([name]) => !omit.includes(name)));
 }
 
+/** The request GitHub would send: `payload` (a string goes as is) signed with the secret, the event and a delivery id. */
 export async function signedDelivery(payload: unknown, options: DeliveryOptions = {}): Promise<InjectOptions> {
   const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
   return { method: 'POST', url: '/webhook', payload: body, headers: await signedHeaders(body, options) };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomHex, sha256Hex } from '../../src/lib/crypto/tokens.js';
-import { createAccount, sessionCookie, uniqueEmail } from '../helpers/accounts.js';
+import { createAccount, sessionCookie, signUp, uniqueEmail } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 const PROTECTED: Array<[string, string, object?]> = [
@@ -73,7 +73,6 @@ describe('auth: sessions and secrets', () => {
   });
 
   it('no response carries a token, hash or code, and no log line a password, code or token', async () => {
-    const email = uniqueEmail('secrets');
     const password = 'Sup3r-Secret-Passw0rd!';
     const responses: string[] = [];
     const record = <T extends { body: string; headers: Record<string, unknown> }>(response: T) => {
@@ -82,8 +81,8 @@ describe('auth: sessions and secrets', () => {
       return response;
     };
 
-    record(await t.app.inject({ method: 'POST', url: '/auth/signup', payload: { name: 'S', email, password } }));
-    const otp = await t.outbox.code(email);
+    const { email, code: otp, response: signup } = await signUp(t.app, t.outbox, { password });
+    record(signup);
     const verify = record(await t.app.inject({ method: 'POST', url: '/auth/verify-email', payload: { email, otp } }));
     const cookie = sessionCookie(verify);
     record(await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password: 'wrong password!' } }));

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aiMessages, usage } from '../../src/db/schema/index.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { aiConversations, aiMessages, usage } from '../../src/db/schema/index.js';
 import { createAccount, type Account } from '../helpers/accounts.js';
+import { ownGateway } from '../helpers/byok.js';
 import { ndjsonLines, readAll } from '../helpers/ndjson.js';
 import { seedUserData } from '../helpers/seed.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -16,10 +17,15 @@ describe('POST /conversation/chat', () => {
   let url: string;
   /** What the chat model answers (titles are answered apart). */
   let answer: (request: ChatRequest) => ScriptedReply = () => ({ text: 'The change looks safe.', chunks: 3 });
+  /** What the model answers to a title request; back to a good title for every test. */
+  let title: () => ScriptedReply;
+  beforeEach(() => {
+    title = () => ({ text: '"Loop bounds in average()"' });
+  });
 
   beforeAll(async () => {
     model = await new FakeOpenAIChat().start();
-    model.reply((request) => (isTitleRequest(request) ? { text: '"Loop bounds in average()"' } : answer(request)));
+    model.reply((request) => (isTitleRequest(request) ? title() : answer(request)));
     t = await createTestApp({
       role: 'api',
       env: {
@@ -38,6 +44,8 @@ describe('POST /conversation/chat', () => {
     fetch(`${url}/conversation/chat`, { method: 'POST', headers: { cookie: account.cookie, 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
   const history = async (account: Account, conversationId: string, body: object = {}) =>
     (await t.app.inject({ method: 'POST', url: `/conversation/chat/${conversationId}`, headers: { cookie: account.cookie }, payload: body })).json<Array<Record<string, unknown>>>();
+  /** The newest request for an answer (not for a title). */
+  const lastAnswerRequest = () => model.completions().filter((candidate) => !isTitleRequest(candidate)).at(-1)!;
 
   it('streams NDJSON, a line per event as it happens: the thread id first, then content before the model has finished', async () => {
     const account = await createAccount(t.app, t.outbox);
@@ -50,11 +58,8 @@ describe('POST /conversation/chat', () => {
     const lines: Array<Record<string, unknown>> = [];
     let modelStillAnswering: boolean | undefined;
     for await (const line of ndjsonLines(response)) {
-      if (line.value.type === 'content' && modelStillAnswering === undefined) {
-        const request = model.completions().filter((candidate) => !isTitleRequest(candidate)).at(-1)!;
-        modelStillAnswering = request.durationMs === undefined;
-      }
-      lines.push(line.value);
+      if (line.type === 'content' && modelStillAnswering === undefined) modelStillAnswering = lastAnswerRequest().durationMs === undefined;
+      lines.push(line);
     }
     expect(modelStillAnswering).toBe(true);
     expect(Object.keys(lines[0]!)).toEqual(['conversationId']);
@@ -94,19 +99,21 @@ describe('POST /conversation/chat', () => {
 
   it('keeps the first words as the title when the model gives none, and continues a thread with its history', async () => {
     const account = await createAccount(t.app, t.outbox);
-    model.enqueue({ status: 500 });
+    title = () => ({ status: 500 });
     answer = () => ({ text: 'First answer.' });
-    // The title request races the answer; whichever gets the 500, the thread must still work.
+    const titleRequests = model.completions().filter(isTitleRequest).length;
     const first = await readAll(await chat(account, { message: 'please explain what this refactoring changes in the parser module' }));
+    expect(first.filter((line) => line.type === 'content').map((line) => line.content).join('')).toBe('First answer.');
+    // The model was asked for a title, and failed.
+    expect(model.completions().filter(isTitleRequest)).toHaveLength(titleRequests + 1);
     const conversationId = first[0]!.conversationId as string;
-    const title = (await t.app.inject({ method: 'GET', url: '/conversation', headers: { cookie: account.cookie } })).json<Array<{ title: string }>>()[0]!.title;
-    expect(['please explain what this refactoring changes in the', 'Loop bounds in average()']).toContain(title);
+    const threads = (await t.app.inject({ method: 'GET', url: '/conversation', headers: { cookie: account.cookie } })).json<Array<{ title: string }>>();
+    expect(threads).toEqual([expect.objectContaining({ id: conversationId, title: 'please explain what this refactoring changes in the' })]);
 
     answer = () => ({ text: 'Second answer.' });
     const second = await readAll(await chat(account, { message: 'And the tests?', conversationId }));
     expect(second[0]).not.toHaveProperty('conversationId');
-    const request = model.completions().filter((candidate) => !isTitleRequest(candidate)).at(-1)!;
-    const texts = request.body.messages.map((message) => message.content);
+    const texts = lastAnswerRequest().body.messages.map((message) => message.content);
     expect(texts).toContain('And the tests?');
     expect(JSON.stringify(texts)).toContain('please explain what this refactoring changes');
     expect((await history(account, conversationId)).map((message) => message.inputMessage)).toHaveLength(2);
@@ -126,8 +133,7 @@ describe('POST /conversation/chat', () => {
     expect(lines[1]).toEqual({ type: 'tool-call', toolName: 'getPRList', toolCallId: 'call_list', input: {} });
     expect(lines[2]).toMatchObject({ type: 'tool-result', toolName: 'getPRList', toolCallId: 'call_list', output: [expect.objectContaining({ prId: seeded.prId, title: 'Seeded pull request' })] });
 
-    const followUp = model.completions().filter((candidate) => !isTitleRequest(candidate)).at(-1)!;
-    const toolMessage = followUp.body.messages.find((message) => message.role === 'tool')!;
+    const toolMessage = lastAnswerRequest().body.messages.find((message) => message.role === 'tool')!;
     expect(toolMessage.tool_call_id).toBe('call_list');
     expect(JSON.stringify(toolMessage.content)).toContain('Seeded pull request');
     const [message] = await history(account, lines[0]!.conversationId as string);
@@ -140,8 +146,7 @@ describe('POST /conversation/chat', () => {
     await t.app.repos.pullRequests.cacheDiff(seeded.pullRequestId, 'diff --git a/x.ts b/x.ts\n+const marker = "DIFF-MARKER";\n');
     answer = () => ({ text: 'It adds a marker.' });
     expect((await chat(account, { message: 'What does it do?', prId: seeded.prId })).status).toBe(200);
-    const request = model.completions().filter((candidate) => !isTitleRequest(candidate)).at(-1)!;
-    const system = request.body.messages.find((message) => message.role === 'system')!.content as string;
+    const system = lastAnswerRequest().body.messages.find((message) => message.role === 'system')!.content as string;
     expect(system).toContain('DIFF-MARKER');
     expect(system).toContain('octo/repo#1: Seeded pull request');
     expect(system).toContain('Branches: feature into main');
@@ -181,12 +186,13 @@ describe('POST /conversation/chat', () => {
     const response = await chat(account, { message: 'Take your time' }, controller.signal);
     let conversationId = '';
     for await (const line of ndjsonLines(response)) {
-      if (line.value.conversationId) conversationId = line.value.conversationId as string;
-      if (line.value.type === 'content') break;
+      if (line.conversationId) conversationId = line.conversationId as string;
+      if (line.type === 'content') break;
     }
     controller.abort();
-    const request = model.completions().filter((candidate) => !isTitleRequest(candidate)).at(-1)!;
-    await expect(Promise.race([request.aborted.then(() => 'aborted'), new Promise((resolve) => setTimeout(resolve, 5_000, 'still running'))])).resolves.toBe('aborted');
+    let modelRequest = 'still running';
+    void lastAnswerRequest().aborted.then(() => (modelRequest = 'aborted'));
+    await expect.poll(() => modelRequest, { timeout: 5_000 }).toBe('aborted');
     await expect.poll(async () => (await history(account, conversationId)).length, { timeout: 5_000 }).toBe(1);
     const [message] = await history(account, conversationId);
     expect((message!.outputMessage as string).length).toBeGreaterThan(0);
@@ -224,21 +230,16 @@ describe('POST /conversation/chat', () => {
     expect(refused.status).toBe(402);
     expect(await refused.json()).toMatchObject({ statusCode: 402, error: 'Payment Required', message: expect.stringMatching(/add an API key/) });
 
-    const gateway = await new FakeOpenAIChat().start();
-    try {
-      gateway.apiKey = 'sk-chat-gateway';
-      gateway.models = [{ id: 'gateway-chat' }];
-      gateway.reply(() => ({ text: 'Answered on your own key.' }));
-      const added = await t.app.inject({ method: 'POST', url: '/byok', headers: { cookie: account.cookie }, payload: { modelProviderName: 'custom', customBaseUrl: gateway.url, apiKey: 'sk-chat-gateway' } });
-      const providerId = added.json<{ id: string }>().id;
-      const lines = await readAll(await chat(account, { message: 'hello', customModelData: { providerId } }));
-      expect(lines.filter((line) => line.type === 'content').map((line) => line.content).join('')).toBe('Answered on your own key.');
-      expect(gateway.completions()[0]!.headers.authorization).toBe('Bearer sk-chat-gateway');
-      const byName = await readAll(await chat(account, { message: 'again', llmModel: 'gateway-chat', customModelData: { modelProviderName: 'custom' } }));
-      expect(byName.some((line) => line.type === 'content')).toBe(true);
-    } finally {
-      await gateway.stop();
-    }
+    const { gateway, providerId } = await ownGateway(t.app, account.cookie, {
+      apiKey: 'sk-chat-gateway',
+      models: [{ id: 'gateway-chat' }],
+      reply: () => ({ text: 'Answered on your own key.' }),
+    });
+    const lines = await readAll(await chat(account, { message: 'hello', customModelData: { providerId } }));
+    expect(lines.filter((line) => line.type === 'content').map((line) => line.content).join('')).toBe('Answered on your own key.');
+    expect(gateway.completions()[0]!.headers.authorization).toBe('Bearer sk-chat-gateway');
+    const byName = await readAll(await chat(account, { message: 'again', llmModel: 'gateway-chat', customModelData: { modelProviderName: 'custom' } }));
+    expect(byName.some((line) => line.type === 'content')).toBe(true);
   });
 });
 
@@ -278,7 +279,6 @@ describe('conversation history, list and feedback', () => {
 
   it('threads: 20 newest first; lastUpdatedAt is strictly before', async () => {
     const account = await createAccount(t.app, t.outbox);
-    const { aiConversations } = await import('../../src/db/schema/index.js');
     for (let i = 0; i < 23; i++) {
       const id = await thread(account, 0);
       await t.app.db.update(aiConversations).set({ updatedAt: new Date(Date.UTC(2026, 0, 1, 0, i)) }).where(eq(aiConversations.id, id));

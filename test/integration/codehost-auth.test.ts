@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, sessionCookie } from '../helpers/accounts.js';
-import { githubEnv, githubOAuth, githubUser } from '../helpers/github-login.js';
+import { githubEnv, githubOAuth, githubUser, oauthState } from '../helpers/github-login.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { FakeGitHub } from '../fakes/fake-github.js';
 
@@ -111,8 +111,7 @@ describe('sign in with GitHub', () => {
     expect((await t.app.inject({ method: 'GET', url: `/auth/codehost/callback?code=${code}&state=${'0'.repeat(64)}` })).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: `/auth/codehost/callback?code=${code}` })).statusCode).toBe(400);
 
-    const start = await t.app.inject({ method: 'GET', url: '/auth/codehost' });
-    const state = new URL(start.headers.location!).searchParams.get('state')!;
+    const state = await oauthState(t.app);
     const rejected = await t.app.inject({ method: 'GET', url: `/auth/codehost/callback?code=not-a-code&state=${state}` });
     expect(rejected.statusCode).toBe(400);
     expect(rejected.json<{ message: string }>().message).toMatch(/GitHub refused/);
@@ -123,8 +122,7 @@ describe('sign in with GitHub', () => {
   it('a link started by one user cannot be finished by another session or none', async () => {
     const alice = await createAccount(t.app, t.outbox);
     const bob = await createAccount(t.app, t.outbox);
-    const start = await t.app.inject({ method: 'GET', url: '/auth/codehost', headers: { cookie: alice.cookie } });
-    const state = new URL(start.headers.location!).searchParams.get('state')!;
+    const state = await oauthState(t.app, alice.cookie);
     const { code } = github.authorize(githubUser());
     const hijack = await t.app.inject({ method: 'GET', url: `/auth/codehost/callback?code=${code}&state=${state}`, headers: { cookie: bob.cookie } });
     expect(hijack.statusCode).toBe(401);
@@ -133,8 +131,7 @@ describe('sign in with GitHub', () => {
 
   it('never logs the OAuth code, state or token', async () => {
     const profile = githubUser();
-    const start = await t.app.inject({ method: 'GET', url: '/auth/codehost' });
-    const state = new URL(start.headers.location!).searchParams.get('state')!;
+    const state = await oauthState(t.app);
     const { code, token } = github.authorize(profile);
     await t.app.inject({ method: 'GET', url: `/auth/codehost/callback?code=${code}&state=${state}` });
     const logs = t.logs.join('');
@@ -159,8 +156,7 @@ describe('sign in with GitHub, not configured or unreachable', () => {
   it('answers 503 when GitHub cannot be reached', async () => {
     const t = await createTestApp({ env: { GITHUB_URL: 'http://127.0.0.1:1', GITHUB_API_URL: 'http://127.0.0.1:1', GITHUB_CLIENT_ID: 'id', GITHUB_CLIENT_SECRET: 'secret' } });
     try {
-      const start = await t.app.inject({ method: 'GET', url: '/auth/codehost' });
-      const state = new URL(start.headers.location!).searchParams.get('state')!;
+      const state = await oauthState(t.app);
       const response = await t.app.inject({ method: 'GET', url: `/auth/codehost/callback?code=abc&state=${state}` });
       expect(response.statusCode).toBe(503);
     } finally {

@@ -1,7 +1,9 @@
 import { generateText, streamText } from 'ai';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usage } from '../../src/db/schema/index.js';
 import { createAccount, type Account } from '../helpers/accounts.js';
+import { registerGateway, startGateway } from '../helpers/byok.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { FakeOpenAIChat } from '../fakes/fake-openai-chat.js';
 
@@ -20,9 +22,7 @@ describe('model router', () => {
   beforeAll(async () => {
     platform = await new FakeOpenAIChat().start();
     platform.apiKey = 'platform-secret';
-    gateway = await new FakeOpenAIChat().start();
-    gateway.apiKey = 'sk-gateway-key';
-    gateway.models = [{ id: 'gateway-model', context_length: 16_000 }, { id: 'platform-small' }];
+    gateway = await startGateway({ apiKey: 'sk-gateway-key', models: [{ id: 'gateway-model', context_length: 16_000 }, { id: 'platform-small' }] });
     t = await createTestApp({
       env: {
         PLATFORM_AI_BASE_URL: platform.url,
@@ -39,17 +39,8 @@ describe('model router', () => {
   });
 
   const spent = async (account: Account) => (await t.app.inject({ method: 'GET', url: '/usage', headers: { cookie: account.cookie } })).json<{ utilizedCost: number }>().utilizedCost;
-  const counters = async (userId: string) => (await t.app.db.select().from(usage)).find((row) => row.userId === userId);
-  const addGateway = async (account: Account) => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/byok',
-      headers: { cookie: account.cookie },
-      payload: { modelProviderName: 'custom', customBaseUrl: gateway.url, apiKey: 'sk-gateway-key' },
-    });
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json<{ id: string }>().id;
-  };
+  const counters = async (userId: string) => (await t.app.db.select().from(usage).where(eq(usage.userId, userId)))[0];
+  const addGateway = (account: Account) => registerGateway(t.app, account.cookie, gateway);
 
   it('serves the platform default while the allowance lasts, and adds the priced cost', async () => {
     const account = await createAccount(t.app, t.outbox);

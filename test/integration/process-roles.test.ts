@@ -1,14 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sign } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeGitHub } from '../fakes/fake-github.js';
 import { FakeOpenAIChat } from '../fakes/fake-openai-chat.js';
 import { createTestDatabase, deleteRedisPrefix, uniqueName } from '../helpers/backends.js';
+import { githubEnv, signInWithGitHubOverHttp } from '../helpers/github-login.js';
 import { SAMPLE_DIFF, scriptedReviewer } from '../helpers/review-fixtures.js';
 import { startServer, type ServerProcess } from '../helpers/server-process.js';
-import { examplePayload, WEBHOOK_SECRET } from '../helpers/webhooks.js';
+import { examplePayload, signedHeaders, WEBHOOK_SECRET } from '../helpers/webhooks.js';
 
 /**
  * At scale: an API process and a worker process, apart, on one PostgreSQL and one Redis. A webhook
@@ -36,10 +36,7 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)('API
       REDIS_KEY_PREFIX: prefix,
       ENCRYPTION_KEY: 'ef'.repeat(32),
       GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      GITHUB_URL: github.url,
-      GITHUB_API_URL: github.url,
-      GITHUB_CLIENT_ID: 'roles-client',
-      GITHUB_CLIENT_SECRET: 'roles-secret',
+      ...githubEnv(github),
       PLATFORM_AI_BASE_URL: model.url,
       PLATFORM_MODELS: JSON.stringify([{ id: 'platform-a', name: 'A', contextLength: 32_000, inputPrice: 1, outputPrice: 2 }]),
     };
@@ -60,20 +57,12 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)('API
 
   it('the worker reviews what the API accepted, and both shut down cleanly', async () => {
     expect(worker.url).toBeUndefined();
-    const start = await fetch(`${api.url}/auth/codehost`, { redirect: 'manual' });
-    const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
-    const { code } = github.authorize({ id: 55_555_555, login: 'roles-author', name: 'Roles', email: 'roles@example.com' });
-    const callback = await fetch(`${api.url}/auth/codehost/callback?code=${code}&state=${state}`, { redirect: 'manual' });
-    const cookie = callback.headers.getSetCookie()[0]!.split(';')[0]!;
+    const { githubId, cookie } = await signInWithGitHubOverHttp(api.url!, github);
 
-    const payload = examplePayload({ authorId: 55_555_555 });
+    const payload = examplePayload({ authorId: githubId });
     github.setDiff(payload.repository.full_name, payload.pull_request.number, SAMPLE_DIFF);
     const body = JSON.stringify(payload);
-    const delivered = await fetch(`${api.url}/webhook`, {
-      method: 'POST',
-      body,
-      headers: { 'content-type': 'application/json', 'x-github-event': 'pull_request', 'x-github-delivery': 'roles-1', 'x-hub-signature-256': await sign(WEBHOOK_SECRET, body) },
-    });
+    const delivered = await fetch(`${api.url}/webhook`, { method: 'POST', body, headers: await signedHeaders(body, { deliveryId: 'roles-1' }) });
     expect(delivered.status).toBe(200);
 
     await expect

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reviews } from '../../src/db/schema/index.js';
 import { createAccount, type Account } from '../helpers/accounts.js';
@@ -17,7 +18,6 @@ describe('/review endpoints', () => {
   /** A pull request with a review row in the given state, through the repositories. */
   async function reviewed(account: Account, raw: unknown, startedAt: Date) {
     const seeded = await seedUserData(t.app.db, account.id);
-    const { eq } = await import('drizzle-orm');
     await t.app.db
       .update(reviews)
       .set({ status: 'completed', state: 'PROCESSING_COMPLETED', reviewRawJson: raw, reviewSummary: 'Looks fine.', startedAt, completedAt: new Date(startedAt.getTime() + 1000) })

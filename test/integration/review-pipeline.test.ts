@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUnifiedDiff } from '../../src/review/diff/parse-unified-diff.js';
+import { signInWithGitHub } from '../helpers/github-login.js';
 import { reviewAnswer, SAMPLE_DIFF, scriptedReviewer, settledReview } from '../helpers/review-fixtures.js';
-import { deliverPullRequest, reviewWorld, signedInAuthor, type ReviewWorld } from '../helpers/review-world.js';
+import { deliverPullRequest, reviewWorld, type ReviewWorld } from '../helpers/review-world.js';
 
 /** Every new-file line the diff shows, per file: where a finding may sit. */
 function shownLines(diff: string): Map<string, Set<number>> {
@@ -23,7 +24,7 @@ describe('the review pipeline, end to end', () => {
   afterAll(() => world.close());
 
   it('a signed webhook leads to a completed review whose findings all sit on lines of the diff', async () => {
-    const author = await signedInAuthor(world);
+    const author = await signInWithGitHub(world.t.app, world.github);
     const payload = await deliverPullRequest(world, author, SAMPLE_DIFF, { title: 'Average as a loop' });
     const review = await settledReview(world.t.app, author.cookie, payload.pull_request.id);
 
@@ -55,7 +56,7 @@ describe('the review pipeline, end to end', () => {
   });
 
   it('emails the author on completion: title, score, counts by severity and a link', async () => {
-    const author = await signedInAuthor(world);
+    const author = await signInWithGitHub(world.t.app, world.github);
     const payload = await deliverPullRequest(world, author, SAMPLE_DIFF, { title: 'Emailed review' });
     await settledReview(world.t.app, author.cookie, payload.pull_request.id);
     const user = (await world.t.app.repos.users.findById(author.userId))!;
@@ -66,7 +67,7 @@ describe('the review pipeline, end to end', () => {
   });
 
   it('sends no email when the author turned notifications off', async () => {
-    const author = await signedInAuthor(world);
+    const author = await signInWithGitHub(world.t.app, world.github);
     await world.t.app.inject({ method: 'PATCH', url: '/users', headers: { cookie: author.cookie }, payload: { emailNotification: false } });
     const payload = await deliverPullRequest(world, author, SAMPLE_DIFF, { title: 'Quiet review' });
     await settledReview(world.t.app, author.cookie, payload.pull_request.id);
@@ -75,7 +76,7 @@ describe('the review pipeline, end to end', () => {
   });
 
   it('the workspace’s per-mode model and prompts reach the model, system prompt first', async () => {
-    const author = await signedInAuthor(world);
+    const author = await signInWithGitHub(world.t.app, world.github);
     await world.t.app.inject({
       method: 'POST',
       url: '/workspace/aiSettings',
@@ -95,7 +96,7 @@ describe('the review pipeline, end to end', () => {
   });
 
   it('a manual re-review works, in the mode asked for; deep reads full files and verifies', async () => {
-    const author = await signedInAuthor(world);
+    const author = await signInWithGitHub(world.t.app, world.github);
     await world.t.app.inject({ method: 'POST', url: '/workspace/aiSettings', headers: { cookie: author.cookie }, payload: { deepModeModel: 'platform-b', deepModePrompt: 'DEEP-MARKER' } });
     const payload = await deliverPullRequest(world, author, SAMPLE_DIFF);
     const first = await settledReview(world.t.app, author.cookie, payload.pull_request.id);
@@ -119,7 +120,7 @@ describe('the review pipeline, end to end', () => {
   });
 
   it('after a push, reviews what changed since the last review and does not repeat earlier findings', async () => {
-    const author = await signedInAuthor(world);
+    const author = await signInWithGitHub(world.t.app, world.github);
     const earlier = [
       { file: 'src/math.ts', line: 3, severity: 'CRITICAL', confidence: 95, title: 'Off-by-one reads past the end of the array' },
       { file: 'src/greet.ts', line: 3, severity: 'MINOR', confidence: 80, title: 'greet has no return type' },
@@ -156,8 +157,7 @@ index 3333333..6666666 100644
       headSha: 'b'.repeat(40),
       updatedAt: '2025-01-02T00:00:00Z',
     });
-    await expect.poll(async () => (await settledReview(world.t.app, author.cookie, payload.pull_request.id)).reviewdSha, { timeout: 20_000 }).toBe('b'.repeat(40));
-    const second = await settledReview(world.t.app, author.cookie, payload.pull_request.id);
+    const second = await settledReview(world.t.app, author.cookie, payload.pull_request.id, { until: (review) => review.reviewdSha === 'b'.repeat(40) });
 
     const prompt = JSON.stringify(world.model.completions()[before]!.body.messages);
     expect(prompt).toContain("if (!name) throw new Error('name');");

@@ -1,9 +1,8 @@
-import { sign } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../helpers/accounts.js';
-import { githubEnv, githubOAuth, githubUser } from '../helpers/github-login.js';
+import { githubEnv, signInWithGitHub } from '../helpers/github-login.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { examplePayload, signedDelivery, WEBHOOK_SECRET } from '../helpers/webhooks.js';
+import { examplePayload, signedDelivery, WEBHOOK_SECRET, type DeliveryOptions } from '../helpers/webhooks.js';
 import { FakeGitHub } from '../fakes/fake-github.js';
 
 describe('webhook: refused deliveries', () => {
@@ -14,10 +13,7 @@ describe('webhook: refused deliveries', () => {
   beforeAll(async () => {
     github = await new FakeGitHub().start();
     t = await createTestApp({ env: { ...githubEnv(github), GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET }, role: 'api' });
-    const profile = githubUser();
-    authorId = profile.id;
-    const callback = await githubOAuth(t.app, github, profile);
-    authorCookie = `session=${callback.cookies.find((cookie) => cookie.name === 'session')!.value}`;
+    ({ githubId: authorId, cookie: authorCookie } = await signInWithGitHub(t.app, github));
   });
   afterAll(async () => {
     await t.close();
@@ -25,44 +21,39 @@ describe('webhook: refused deliveries', () => {
   });
 
   const prCount = async () => (await t.app.db.query.pullRequests.findMany()).length;
-  const withHeaders = async (payload: unknown, change: (headers: Record<string, string>) => void, body?: string) => {
-    const delivery = await signedDelivery(payload);
-    const headers = { ...(delivery.headers as Record<string, string>) };
-    change(headers);
-    return t.app.inject({ ...delivery, headers, ...(body === undefined ? {} : { payload: body }) });
-  };
+  const deliver = async (payload: unknown, options?: DeliveryOptions) => t.app.inject(await signedDelivery(payload, options));
 
   it('a bad signature is 401 and stores nothing', async () => {
     const before = await prCount();
     const payload = examplePayload({ authorId });
-    const wrongSecret = await t.app.inject(await signedDelivery(payload, { secret: 'not-the-secret' }));
+    const wrongSecret = await deliver(payload, { secret: 'not-the-secret' });
     expect(wrongSecret.statusCode).toBe(401);
     expect(wrongSecret.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Invalid x-hub-signature-256' });
     // A valid signature over other bytes.
-    const tampered = await withHeaders(payload, () => undefined, JSON.stringify({ ...payload, action: 'closed' }));
+    const tampered = await t.app.inject({ ...(await signedDelivery(payload)), payload: JSON.stringify({ ...payload, action: 'closed' }) });
     expect(tampered.statusCode).toBe(401);
-    expect((await withHeaders(payload, (headers) => (headers['x-hub-signature-256'] = 'sha256=zz'))).statusCode).toBe(401);
-    expect((await withHeaders(payload, (headers) => (headers['x-hub-signature-256'] = 'garbage'))).statusCode).toBe(401);
+    expect((await deliver(payload, { headers: { 'x-hub-signature-256': 'sha256=zz' } })).statusCode).toBe(401);
+    expect((await deliver(payload, { headers: { 'x-hub-signature-256': 'garbage' } })).statusCode).toBe(401);
     expect(await prCount()).toBe(before);
   });
 
   it('a missing signature is 401 when a secret is configured', async () => {
-    const response = await withHeaders(examplePayload({ authorId }), (headers) => delete headers['x-hub-signature-256']);
+    const response = await deliver(examplePayload({ authorId }), { omit: ['x-hub-signature-256'] });
     expect(response.statusCode).toBe(401);
     expect(response.json<{ message: string }>().message).toBe('Missing x-hub-signature-256');
   });
 
   it('another event is 422, a missing event header too; ping is 200', async () => {
-    const issues = await t.app.inject(await signedDelivery({ action: 'opened', issue: {} }, { event: 'issues' }));
+    const issues = await deliver({ action: 'opened', issue: {} }, { event: 'issues' });
     expect(issues.statusCode).toBe(422);
     expect(issues.json()).toMatchObject({ statusCode: 422, error: 'Unprocessable Entity' });
-    expect((await withHeaders(examplePayload({ authorId }), (headers) => delete headers['x-github-event'])).statusCode).toBe(422);
-    expect((await t.app.inject(await signedDelivery({ zen: 'hi' }, { event: 'ping' }))).statusCode).toBe(200);
+    expect((await deliver(examplePayload({ authorId }), { omit: ['x-github-event'] })).statusCode).toBe(422);
+    expect((await deliver({ zen: 'hi' }, { event: 'ping' })).statusCode).toBe(200);
   });
 
   it('an unknown author is the documented 500, and nothing is stored', async () => {
     const before = await prCount();
-    const response = await t.app.inject(await signedDelivery(examplePayload({ authorId: 424242 })));
+    const response = await deliver(examplePayload({ authorId: 424242 }));
     expect(response.statusCode).toBe(500);
     expect(response.json()).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'Failed to process webhook payload' });
     expect(await prCount()).toBe(before);
@@ -70,7 +61,7 @@ describe('webhook: refused deliveries', () => {
 
   it('malformed JSON is 400, a non-JSON body 415, an invalid payload 400 with the field', async () => {
     const broken = '{"action":"opened",';
-    const malformed = await withHeaders({}, (headers) => (headers['x-hub-signature-256'] = 'sha256=00'), broken);
+    const malformed = await deliver(broken, { headers: { 'x-hub-signature-256': 'sha256=00' } });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
 
@@ -79,46 +70,31 @@ describe('webhook: refused deliveries', () => {
 
     const payload = examplePayload({ authorId }) as unknown as { pull_request: Record<string, unknown> };
     delete payload.pull_request.id;
-    const invalid = await t.app.inject(await signedDelivery(payload));
+    const invalid = await deliver(payload);
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json<{ details: Array<{ path: string }> }>().details.map((detail) => detail.path)).toContain('body.pull_request.id');
   });
 
   it('a body over the 25 MB limit is 413', async () => {
     const payload = { ...examplePayload({ authorId }), padding: 'x'.repeat(26 * 1024 * 1024) };
-    const body = JSON.stringify(payload);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/webhook',
-      payload: body,
-      headers: { 'content-type': 'application/json', 'x-github-event': 'pull_request', 'x-hub-signature-256': await sign(WEBHOOK_SECRET, body) },
-    });
+    const response = await deliver(payload);
     expect(response.statusCode).toBe(413);
     expect(response.json()).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
   });
 
   it('a session may post its own pull requests unsigned, but not another user’s (403)', async () => {
     const own = examplePayload({ authorId });
-    const ownResponse = await withHeaders(own, (headers) => {
-      delete headers['x-hub-signature-256'];
-      headers.cookie = authorCookie;
-    });
+    const unsigned = (cookie: string): DeliveryOptions => ({ omit: ['x-hub-signature-256'], headers: { cookie } });
+    const ownResponse = await deliver(own, unsigned(authorCookie));
     expect(ownResponse.statusCode).toBe(200);
 
-    const victim = githubUser();
-    await githubOAuth(t.app, github, victim);
-    const planted = await withHeaders(examplePayload({ authorId: victim.id }), (headers) => {
-      delete headers['x-hub-signature-256'];
-      headers.cookie = authorCookie;
-    });
+    const victim = await signInWithGitHub(t.app, github);
+    const planted = await deliver(examplePayload({ authorId: victim.githubId }), unsigned(authorCookie));
     expect(planted.statusCode).toBe(403);
 
     // An email account without GitHub has no pull requests of its own to post.
     const emailOnly = await createAccount(t.app, t.outbox);
-    const unlinked = await withHeaders(examplePayload({ authorId }), (headers) => {
-      delete headers['x-hub-signature-256'];
-      headers.cookie = emailOnly.cookie;
-    });
+    const unlinked = await deliver(examplePayload({ authorId }), unsigned(emailOnly.cookie));
     expect(unlinked.statusCode).toBe(403);
   });
 });
@@ -128,12 +104,8 @@ describe('webhook: no secret configured (development)', () => {
     const github = await new FakeGitHub().start();
     const t = await createTestApp({ env: githubEnv(github), role: 'api' });
     try {
-      const profile = githubUser();
-      await githubOAuth(t.app, github, profile);
-      const delivery = await signedDelivery(examplePayload({ authorId: profile.id }));
-      const headers = { ...(delivery.headers as Record<string, string>) };
-      delete headers['x-hub-signature-256'];
-      expect((await t.app.inject({ ...delivery, headers })).statusCode).toBe(200);
+      const author = await signInWithGitHub(t.app, github);
+      expect((await t.app.inject(await signedDelivery(examplePayload({ authorId: author.githubId }), { omit: ['x-hub-signature-256'] }))).statusCode).toBe(200);
       expect(t.logs.join('')).toContain('GITHUB_WEBHOOK_SECRET is not set');
     } finally {
       await t.close();

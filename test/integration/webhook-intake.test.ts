@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pullRequests, repositories, reviews, webhookDeliveries } from '../../src/db/schema/index.js';
 import { createAccount } from '../helpers/accounts.js';
-import { githubEnv, githubOAuth, githubUser } from '../helpers/github-login.js';
+import { githubEnv, signInWithGitHub } from '../helpers/github-login.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { examplePayload, pullRequestExamples, signedDelivery, WEBHOOK_SECRET } from '../helpers/webhooks.js';
 import { FakeGitHub } from '../fakes/fake-github.js';
@@ -20,13 +20,6 @@ describe('webhook intake', () => {
     await github.stop();
   });
 
-  /** A user who signed in with GitHub, as the author of incoming pull requests. */
-  async function linkedAuthor() {
-    const profile = githubUser();
-    const callback = await githubOAuth(t.app, github, profile);
-    const cookie = callback.cookies.find((item) => item.name === 'session')!;
-    return { githubId: profile.id, cookie: `session=${cookie.value}` };
-  }
   const queued = async () => (await t.app.queue.counts('unprocessedWebhookPayload')).waiting;
   const storedPr = async (prId: number) => (await t.app.db.select().from(pullRequests).where(eq(pullRequests.prId, prId)))[0];
 
@@ -36,7 +29,7 @@ describe('webhook intake', () => {
   });
 
   it('end to end: GitHub sign-in, a signed real `opened` payload, the PR in the author’s list and nobody else’s', async () => {
-    const author = await linkedAuthor();
+    const author = await signInWithGitHub(t.app, github);
     const stranger = await createAccount(t.app, t.outbox);
     const payload = examplePayload({ authorId: author.githubId, title: 'Add the widget' });
     const before = await queued();
@@ -69,7 +62,7 @@ describe('webhook intake', () => {
   });
 
   it('maps every field, keeps the whole payload, links the repository and starts the review', async () => {
-    const author = await linkedAuthor();
+    const author = await signInWithGitHub(t.app, github);
     const payload = examplePayload({ authorId: author.githubId });
     await t.app.inject(await signedDelivery(payload));
     const pr = payload.pull_request;
@@ -102,7 +95,7 @@ describe('webhook intake', () => {
   });
 
   it('accepts every real pull_request example payload when its author is linked', async () => {
-    const author = await linkedAuthor();
+    const author = await signInWithGitHub(t.app, github);
     expect(pullRequestExamples.length).toBeGreaterThanOrEqual(25);
     for (const example of pullRequestExamples) {
       const payload = structuredClone(example);
@@ -115,7 +108,7 @@ describe('webhook intake', () => {
   });
 
   it('a redelivery answers 200 and changes nothing', async () => {
-    const author = await linkedAuthor();
+    const author = await signInWithGitHub(t.app, github);
     const payload = examplePayload({ authorId: author.githubId, title: 'Original' });
     const deliveryId = '72d3162e-cc78-11e3-81ab-4c9367dc0958';
     await t.app.inject(await signedDelivery(payload, { deliveryId }));
@@ -128,7 +121,7 @@ describe('webhook intake', () => {
   });
 
   it('starts reviews only for opened, reopened, synchronize and ready_for_review on open, non-draft PRs, once per head commit', async () => {
-    const author = await linkedAuthor();
+    const author = await signInWithGitHub(t.app, github);
     const prId = examplePayload({ authorId: 1 }).pull_request.id;
     let clock = Date.parse('2025-01-01T00:00:00Z');
     const deliver = async (overrides: Partial<Parameters<typeof examplePayload>[0]>) => {
@@ -151,7 +144,7 @@ describe('webhook intake', () => {
   });
 
   it('an out-of-order (older) delivery neither overwrites the pull request nor starts a review', async () => {
-    const author = await linkedAuthor();
+    const author = await signInWithGitHub(t.app, github);
     const prId = examplePayload({ authorId: 1 }).pull_request.id;
     await t.app.inject(await signedDelivery(examplePayload({ authorId: author.githubId, prId, title: 'Newer', headSha: 'new', updatedAt: '2025-06-01T00:00:00Z' })));
     const before = await queued();
@@ -164,25 +157,20 @@ describe('webhook intake', () => {
   it('answers ping, and accepts the event in x-codehost-event too', async () => {
     const ping = await t.app.inject(await signedDelivery({ zen: 'Keep it logically awesome.', hook_id: 1 }, { event: 'ping' }));
     expect(ping.statusCode).toBe(200);
-    const author = await linkedAuthor();
+    const author = await signInWithGitHub(t.app, github);
     const payload = examplePayload({ authorId: author.githubId });
-    const delivery = await signedDelivery(payload);
-    const headers = { ...(delivery.headers as Record<string, string>) };
-    delete headers['x-github-event'];
-    const response = await t.app.inject({ ...delivery, headers: { ...headers, 'x-codehost-event': 'pull_request' } });
+    const response = await t.app.inject(await signedDelivery(payload, { omit: ['x-github-event'], headers: { 'x-codehost-event': 'pull_request' } }));
     expect(response.statusCode).toBe(200);
     expect(await storedPr(payload.pull_request.id)).toBeDefined();
   });
 
   it('dedupes a delivery without x-github-delivery by its body', async () => {
-    const author = await linkedAuthor();
+    const author = await signInWithGitHub(t.app, github);
     const payload = examplePayload({ authorId: author.githubId });
-    const delivery = await signedDelivery(payload);
-    const headers = { ...(delivery.headers as Record<string, string>) };
-    delete headers['x-github-delivery'];
-    expect((await t.app.inject({ ...delivery, headers })).statusCode).toBe(200);
+    const delivery = await signedDelivery(payload, { omit: ['x-github-delivery'] });
+    expect((await t.app.inject(delivery)).statusCode).toBe(200);
     const before = await queued();
-    expect((await t.app.inject({ ...delivery, headers })).statusCode).toBe(200);
+    expect((await t.app.inject(delivery)).statusCode).toBe(200);
     expect(await queued()).toBe(before);
     const rows = await t.app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.prId, payload.pull_request.id));
     expect(rows).toHaveLength(1);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { githubEnv, githubOAuth, githubUser } from '../helpers/github-login.js';
-import { DisposableRedis, freePort } from '../helpers/redis-server.js';
+import { githubEnv, signInWithGitHub } from '../helpers/github-login.js';
+import { freePort } from '../helpers/net.js';
+import { DisposableRedis } from '../helpers/redis-server.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { examplePayload, signedDelivery, WEBHOOK_SECRET } from '../helpers/webhooks.js';
 import { FakeGitHub } from '../fakes/fake-github.js';
@@ -20,9 +21,7 @@ describe.runIf(process.env.TEST_REDIS_URL)('webhook: the queue is down', () => {
     redis = new DisposableRedis(await freePort());
     await redis.start();
     t = await createTestApp({ env: { ...githubEnv(github), GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET, REDIS_URL: redis.url }, workers: { relayIntervalMs: 100 } });
-    const profile = githubUser();
-    authorId = profile.id;
-    await githubOAuth(t.app, github, profile);
+    authorId = (await signInWithGitHub(t.app, github)).githubId;
   });
   afterAll(async () => {
     await t.close();

@@ -1,17 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fetchCatalog, type ProviderName } from '../../src/ai/catalog/provider-catalog.js';
-import { FakeAiProvider, type FakeProviderFlavor } from '../fakes/fake-ai-providers.js';
-
-/** One fake per provider for the file; each test starts from its initial state. */
-function useFake(flavor: FakeProviderFlavor) {
-  const holder: { fake: FakeAiProvider } = {} as { fake: FakeAiProvider };
-  beforeAll(async () => {
-    holder.fake = await FakeAiProvider.start(flavor);
-  });
-  afterAll(() => holder.fake.stop());
-  beforeEach(() => holder.fake.reset());
-  return holder;
-}
+import type { FakeAiProvider } from '../fakes/fake-ai-providers.js';
+import { useFake } from '../helpers/fake-providers.js';
 
 const probe = (provider: ProviderName, fake: FakeAiProvider, apiKey = fake.apiKey) => fetchCatalog({ provider, apiKey, baseUrl: fake.url });
 

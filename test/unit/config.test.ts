@@ -1,10 +1,16 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 
-const dataDir = () => mkdtempSync(join(tmpdir(), 'config-test-'));
+/** One directory for the file, removed at the end; each loadConfig gets a fresh DATA_DIR inside it. */
+let root: string;
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'config-test-'));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const dataDir = () => mkdtempSync(join(root, 'data-'));
 const KEY = 'ab'.repeat(32);
 
 describe('configuration', () => {

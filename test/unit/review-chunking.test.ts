@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { chunkFiles, computeCoverage, MIN_TOKEN_BUDGET, renderChunk, type ReviewChunk } from '../../src/review/chunking.js';
 import type { DiffFile, DiffHunk } from '../../src/review/diff/diff-types.js';
 import { parseUnifiedDiff } from '../../src/review/diff/parse-unified-diff.js';
@@ -172,21 +172,22 @@ describe('chunking', () => {
 
 describe('a 2,000-file, 200,000-line pull request at a 32k context', () => {
   const contextLength = 32_000;
-  const diff = generateSyntheticDiff({ files: 2000, changedLines: 200_000 });
+  let diff: string;
+  beforeAll(() => {
+    diff = generateSyntheticDiff({ files: 2000, changedLines: 200_000 });
+  });
 
   it('covers every reviewable file and every changed line exactly once, with no chunk over budget', () => {
-    // What the pipeline does: measure the prompt without the diff, then chunk into what remains.
-    const probe = prepareReview(diff, { tokenBudget: contextLength });
-    const overhead = promptOverheadTokens({
-      mode: 'focused',
-      chunkCount: 99,
-      skipped: probe.skipped,
-      reviewablePaths: probe.reviewable.map((file) => file.path),
+    // What the pipeline does: the chunk budget is what the prompt around a chunk leaves of the context.
+    // Its speed is measured by `npm run bench review-prepare`.
+    let tokenBudget = 0;
+    const prepared = prepareReview(diff, {
+      tokenBudget: ({ skipped, reviewable }) => {
+        const overhead = promptOverheadTokens({ mode: 'focused', chunkCount: 99, skipped, reviewablePaths: reviewable.map((file) => file.path) });
+        tokenBudget = contextLength - overhead - DEFAULT_OUTPUT_RESERVE.focused;
+        return tokenBudget;
+      },
     });
-    const tokenBudget = contextLength - overhead - DEFAULT_OUTPUT_RESERVE.focused;
-    const started = performance.now();
-    const prepared = prepareReview(diff, { tokenBudget });
-    const elapsed = performance.now() - started;
 
     expect(prepared.coverage.files).toBe(2000);
     expect(prepared.coverage.lines).toBe(200_000);
@@ -214,6 +215,5 @@ describe('a 2,000-file, 200,000-line pull request at a 32k context', () => {
       renderedLines += renderedChangedLines(renderChunk(chunk));
     }
     expect(renderedLines).toBe(prepared.coverage.reviewableLines);
-    expect(elapsed).toBeLessThan(4000);
   });
 });

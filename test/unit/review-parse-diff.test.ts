@@ -180,13 +180,10 @@ describe('parseUnifiedDiff', () => {
     expect(parseUnifiedDiff(binaryPatch)).toMatchObject([{ path: 'font.woff', status: 'added', binary: true, hunks: [] }]);
   });
 
-  it('parses a 200,000-changed-line diff in well under a second', () => {
-    const text = generateSyntheticDiff({ files: 2000, changedLines: 200_000 });
-    const started = performance.now();
-    const parsed = parseUnifiedDiff(text);
-    const elapsed = performance.now() - started;
+  // Its speed is measured by `npm run bench review-prepare`.
+  it('parses a 200,000-changed-line diff whole', () => {
+    const parsed = parseUnifiedDiff(generateSyntheticDiff({ files: 2000, changedLines: 200_000 }));
     expect(parsed).toHaveLength(2000);
     expect(parsed.reduce((sum, file) => sum + file.additions + file.deletions, 0)).toBe(200_000);
-    expect(elapsed).toBeLessThan(1000);
   });
 });

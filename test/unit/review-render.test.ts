@@ -87,9 +87,9 @@ describe('token counting', () => {
 
   it('does not tokenize a text far over the limit, and counts exactly near it', () => {
     const huge = 'word '.repeat(200_000);
-    const started = performance.now();
+    // The estimate, not the exact count (which differs): the text was never tokenized.
     expect(countTokensUpTo(huge, 1000)).toBeGreaterThan(1000);
-    expect(performance.now() - started).toBeLessThan(50);
+    expect(countTokensUpTo(huge, 1000)).toBe(estimateTokens(huge));
     const near = 'word '.repeat(900);
     expect(near.length).toBeLessThan(1000 * MAX_CHARS_PER_TOKEN);
     expect(countTokensUpTo(near, 1000)).toBe(countTokens(near));
