@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { prepareReview, type FilteredDiff, type PreparedReview } from '../../src/review/prepare-review.js';
-import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens } from '../../src/review/prompts.js';
+import { prepareReview, type FilteredDiff, type PreparedReview } from '../../src/review/prepare/prepare-review.js';
+import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens } from '../../src/review/ask/prompts.js';
 import { generateSyntheticDiff } from '../../test/helpers/synthetic-diff.js';
 import { report } from '../lib/report.js';
 

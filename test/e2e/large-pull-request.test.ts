@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareReview } from '../../src/review/prepare-review.js';
-import { DEFAULT_OUTPUT_RESERVE } from '../../src/review/prompts.js';
-import { countTokens } from '../../src/review/tokens.js';
+import { prepareReview } from '../../src/review/prepare/prepare-review.js';
+import { DEFAULT_OUTPUT_RESERVE } from '../../src/review/ask/prompts.js';
+import { countTokens } from '../../src/review/prepare/tokens.js';
 import { signInWithGitHub } from '../helpers/github-login.js';
 import { reviewAnswer, settledReview } from '../helpers/review-fixtures.js';
 import { deliverPullRequest, reviewWorld, type ReviewWorld } from '../helpers/review-world.js';

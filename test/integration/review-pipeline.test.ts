@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseUnifiedDiff } from '../../src/review/diff/parse-unified-diff.js';
+import { parseUnifiedDiff } from '../../src/review/prepare/diff/parse-unified-diff.js';
 import { signInWithGitHub } from '../helpers/github-login.js';
 import { reviewAnswer, SAMPLE_DIFF, scriptedReviewer, settledReview } from '../helpers/review-fixtures.js';
 import { deliverPullRequest, reviewWorld, type ReviewWorld } from '../helpers/review-world.js';

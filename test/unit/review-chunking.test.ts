@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chunkFiles, computeCoverage, MIN_TOKEN_BUDGET, renderChunk, type ReviewChunk } from '../../src/review/chunking.js';
-import type { DiffFile, DiffHunk } from '../../src/review/diff/diff-types.js';
-import { parseUnifiedDiff } from '../../src/review/diff/parse-unified-diff.js';
-import { renderFile } from '../../src/review/diff/render-for-model.js';
-import { prepareReview } from '../../src/review/prepare-review.js';
-import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens } from '../../src/review/prompts.js';
+import { chunkFiles, computeCoverage, MIN_TOKEN_BUDGET, renderChunk, type ReviewChunk } from '../../src/review/prepare/chunking.js';
+import type { DiffFile, DiffHunk } from '../../src/review/prepare/diff/diff-types.js';
+import { parseUnifiedDiff } from '../../src/review/prepare/diff/parse-unified-diff.js';
+import { renderFile } from '../../src/review/prepare/diff/render-for-model.js';
+import { prepareReview } from '../../src/review/prepare/prepare-review.js';
+import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens } from '../../src/review/ask/prompts.js';
 import { generateSyntheticDiff } from '../helpers/synthetic-diff.js';
-import { countTokens } from '../../src/review/tokens.js';
+import { countTokens } from '../../src/review/prepare/tokens.js';
 
 /** A file of `hunks` hunks, each adding `perHunk` distinct lines and deleting one, 100 lines apart. */
 function sourceFile(path: string, hunks: number, perHunk: number): DiffFile {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { DiffFile } from '../../src/review/diff/diff-types.js';
-import { mapOldLineToNew, touchedNewLines } from '../../src/review/diff/line-map.js';
-import { parseUnifiedDiff } from '../../src/review/diff/parse-unified-diff.js';
-import { selectFindings, type FindingLike } from '../../src/review/findings.js';
+import type { DiffFile } from '../../src/review/prepare/diff/diff-types.js';
+import { mapOldLineToNew, touchedNewLines } from '../../src/review/prepare/diff/line-map.js';
+import { parseUnifiedDiff } from '../../src/review/prepare/diff/parse-unified-diff.js';
+import { selectFindings, type FindingLike } from '../../src/review/findings/select-findings.js';
 
 const diff = (...lines: string[]) => parseUnifiedDiff(`${lines.join('\n')}\n`);
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseUnifiedDiff } from '../../src/review/diff/parse-unified-diff.js';
-import { finalizeReview, mergeReviews } from '../../src/review/merge-reviews.js';
-import type { ReviewComment, ReviewOutput } from '../../src/review/review-output.js';
-import { scoreReview } from '../../src/review/score.js';
+import { parseUnifiedDiff } from '../../src/review/prepare/diff/parse-unified-diff.js';
+import { finalizeReview, mergeReviews } from '../../src/review/findings/merge-reviews.js';
+import type { ReviewComment, ReviewOutput } from '../../src/review/answer/review-output.js';
+import { scoreReview } from '../../src/review/findings/score.js';
 
 const files = parseUnifiedDiff(
   ['diff --git a/a.ts b/a.ts', 'new file mode 100644', '--- /dev/null', '+++ b/a.ts', '@@ -0,0 +1,20 @@', ...Array.from({ length: 20 }, (_, index) => `+line ${index + 1}`), ''].join(

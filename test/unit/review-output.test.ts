@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { parseReviewOutput, reviewCommentSchema, reviewOutputSchema, type ReviewParseResult } from '../../src/review/review-output.js';
+import { parseReviewOutput, reviewCommentSchema, reviewOutputSchema, type ReviewParseResult } from '../../src/review/answer/review-output.js';
 
 const comment = {
   file: 'src/user.ts',

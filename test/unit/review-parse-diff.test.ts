@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseUnifiedDiff } from '../../src/review/diff/parse-unified-diff.js';
+import { parseUnifiedDiff } from '../../src/review/prepare/diff/parse-unified-diff.js';
 import { generateSyntheticDiff } from '../helpers/synthetic-diff.js';
 
 /** Lines joined with LF; context lines that are empty in the file are written ' ' on purpose. */

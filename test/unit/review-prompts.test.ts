@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { chunkFiles, renderChunk } from '../../src/review/chunking.js';
-import { parseUnifiedDiff } from '../../src/review/diff/parse-unified-diff.js';
-import { buildReviewPrompt, MODE_PROMPTS, modePrompt, OUTPUT_INSTRUCTIONS, promptOverheadTokens, VERIFICATION_PROMPT } from '../../src/review/prompts.js';
-import { countTokens } from '../../src/review/tokens.js';
-import { applyVerification, buildVerificationPrompt, parseVerificationOutput } from '../../src/review/verification.js';
+import { chunkFiles, renderChunk } from '../../src/review/prepare/chunking.js';
+import { parseUnifiedDiff } from '../../src/review/prepare/diff/parse-unified-diff.js';
+import { buildReviewPrompt, MODE_PROMPTS, modePrompt, OUTPUT_INSTRUCTIONS, promptOverheadTokens, VERIFICATION_PROMPT } from '../../src/review/ask/prompts.js';
+import { countTokens } from '../../src/review/prepare/tokens.js';
+import { applyVerification, buildVerificationPrompt, parseVerificationOutput } from '../../src/review/answer/verification.js';
 
 const files = parseUnifiedDiff(
   [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseUnifiedDiff } from '../../src/review/diff/parse-unified-diff.js';
-import { renderFile, renderHunkSlice, renderLine } from '../../src/review/diff/render-for-model.js';
-import { countTokens, countTokensUpTo, estimateTokens, MAX_CHARS_PER_TOKEN } from '../../src/review/tokens.js';
+import { parseUnifiedDiff } from '../../src/review/prepare/diff/parse-unified-diff.js';
+import { renderFile, renderHunkSlice, renderLine } from '../../src/review/prepare/diff/render-for-model.js';
+import { countTokens, countTokensUpTo, estimateTokens, MAX_CHARS_PER_TOKEN } from '../../src/review/prepare/tokens.js';
 
 const [file] = parseUnifiedDiff(
   [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countBySeverity, scoreReview } from '../../src/review/score.js';
+import { countBySeverity, scoreReview } from '../../src/review/findings/score.js';
 
 const findings = (...severities: string[]) => severities.map((severity) => ({ severity }));
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { DiffFile, FileStatus } from '../../src/review/diff/diff-types.js';
-import { parseUnifiedDiff } from '../../src/review/diff/parse-unified-diff.js';
-import { applySkipRules, skipReason } from '../../src/review/diff/skip-rules.js';
+import type { DiffFile, FileStatus } from '../../src/review/prepare/diff/diff-types.js';
+import { parseUnifiedDiff } from '../../src/review/prepare/diff/parse-unified-diff.js';
+import { applySkipRules, skipReason } from '../../src/review/prepare/skip-rules.js';
 
 /** A modified file whose single hunk adds `added` at line `start` (and deletes `deleted` lines). */
 function file(path: string, added: string[] = ['const x = 1;'], options: { start?: number; deleted?: number; status?: FileStatus } = {}): DiffFile {

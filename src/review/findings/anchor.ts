@@ -1,4 +1,4 @@
-import type { LineSpan } from '../diff/line-map.js';
+import type { LineSpan } from '../prepare/diff/line-map.js';
 
 export interface Anchored {
   line: number;

@@ -1,4 +1,4 @@
-import type { DiffFile } from '../diff/diff-types.js';
+import type { DiffFile } from '../prepare/diff/diff-types.js';
 import { PushMap, type LineRange } from './push-map.js';
 
 /**

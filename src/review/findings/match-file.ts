@@ -1,4 +1,4 @@
-import type { DiffFile } from '../diff/diff-types.js';
+import type { DiffFile } from '../prepare/diff/diff-types.js';
 
 /** A cited path as written by a model or stored earlier: quotes, `./`, `a/`, `b/`, `/`, backslashes removed. */
 export function cleanPath(cited: string): string {

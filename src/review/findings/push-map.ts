@@ -1,5 +1,5 @@
-import type { DiffFile } from '../diff/diff-types.js';
-import { mapOldLineToNew, touchedNewLines } from '../diff/line-map.js';
+import type { DiffFile } from '../prepare/diff/diff-types.js';
+import { mapOldLineToNew, touchedNewLines } from '../prepare/diff/line-map.js';
 import { cleanPath } from './match-file.js';
 
 export interface LineRange {

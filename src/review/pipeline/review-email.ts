@@ -1,5 +1,5 @@
 import type { MailMessage } from '../../adapters/mail/mailer.js';
-import type { SeverityCounts } from '../score.js';
+import type { SeverityCounts } from '../findings/score.js';
 
 export interface CompletedReview {
   to: string;

@@ -5,7 +5,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { PullRequestSelector } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
-import { countBySeverity, scoreReview, type ScorableReview } from '../../review/score.js';
+import { countBySeverity, scoreReview, type ScorableReview } from '../../review/findings/score.js';
 import type { informationItem, listItem } from './review-schemas.js';
 
 export const DASHBOARD_SIZE = 3;

@@ -1,4 +1,4 @@
-import type { ReviewMode } from '../db/schema/reviews.js';
+import type { ReviewMode } from '../../db/schema/reviews.js';
 
 /**
  * The default prompts. Each mode prompt says what to look for and, as firmly, what not to report:

@@ -1,10 +1,10 @@
-import type { ReviewMode } from '../db/schema/reviews.js';
-import type { WorkspaceSettings } from '../db/schema/workspace-settings.js';
-import { renderChunk, type ReviewChunk } from './chunking.js';
-import { DIFF_FORMAT_GUIDE } from './diff/render-for-model.js';
-import type { SkippedFile } from './diff/skip-rules.js';
+import type { ReviewMode } from '../../db/schema/reviews.js';
+import type { WorkspaceSettings } from '../../db/schema/workspace-settings.js';
+import { renderChunk, type ReviewChunk } from '../prepare/chunking.js';
+import { DIFF_FORMAT_GUIDE } from '../prepare/diff/render-for-model.js';
+import type { SkippedFile } from '../prepare/skip-rules.js';
 import { MODE_PROMPTS, OUTPUT_INSTRUCTIONS, UNTRUSTED_INPUT_NOTICE } from './prompt-texts.js';
-import { countTokens, countTokensUpTo } from './tokens.js';
+import { countTokens, countTokensUpTo } from '../prepare/tokens.js';
 
 export { MODE_PROMPTS, OUTPUT_INSTRUCTIONS, VERIFICATION_PROMPT } from './prompt-texts.js';
 

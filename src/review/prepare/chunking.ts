@@ -1,4 +1,4 @@
-import type { ReviewCoverage } from '../db/schema/reviews.js';
+import type { ReviewCoverage } from '../../db/schema/reviews.js';
 import type { DiffFile, DiffHunk } from './diff/diff-types.js';
 import {
   DEFAULT_MAX_LINE_CHARS,

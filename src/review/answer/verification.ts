@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { renderChunk, type ReviewChunk } from './chunking.js';
-import { DIFF_FORMAT_GUIDE } from './diff/render-for-model.js';
-import type { FindingLike } from './findings.js';
+import { renderChunk, type ReviewChunk } from '../prepare/chunking.js';
+import { DIFF_FORMAT_GUIDE } from '../prepare/diff/render-for-model.js';
+import type { FindingLike } from '../findings/select-findings.js';
 import { decodeAnswer } from './model-json.js';
-import type { BuiltPrompt, FileContext, PromptSettings } from './prompts.js';
-import { UNTRUSTED_INPUT_NOTICE, VERIFICATION_OUTPUT_INSTRUCTIONS, VERIFICATION_PROMPT } from './prompt-texts.js';
+import type { BuiltPrompt, FileContext, PromptSettings } from '../ask/prompts.js';
+import { UNTRUSTED_INPUT_NOTICE, VERIFICATION_OUTPUT_INSTRUCTIONS, VERIFICATION_PROMPT } from '../ask/prompt-texts.js';
 import { isRecord, lineRange, severity, toNumber } from './review-output-normalize.js';
 import { SEVERITIES } from './review-output.js';
 

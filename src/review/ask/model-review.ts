@@ -1,9 +1,9 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { generateText, NoObjectGeneratedError, Output } from 'ai';
-import { decodeModelJson } from '../model-json.js';
-import type { BuiltPrompt } from '../prompts.js';
-import { parseReviewOutput, reviewOutputSchema, type ReviewOutput } from '../review-output.js';
-import { parseVerificationOutput, verificationOutputSchema, type VerificationOutput } from '../verification.js';
+import { decodeModelJson } from '../answer/model-json.js';
+import type { BuiltPrompt } from './prompts.js';
+import { parseReviewOutput, reviewOutputSchema, type ReviewOutput } from '../answer/review-output.js';
+import { parseVerificationOutput, verificationOutputSchema, type VerificationOutput } from '../answer/verification.js';
 
 /** The model answered, but not with something this service can use. */
 export class ModelAnswerError extends Error {

@@ -1,6 +1,6 @@
-import type { DiffFile } from './diff/diff-types.js';
-import { selectFindings, type FindingCounts, type SelectOptions } from './findings.js';
-import { RISKS, type ReviewOutput } from './review-output.js';
+import type { DiffFile } from '../prepare/diff/diff-types.js';
+import { selectFindings, type FindingCounts, type SelectOptions } from './select-findings.js';
+import { RISKS, type ReviewOutput } from '../answer/review-output.js';
 
 export interface ChunkReview {
   review: ReviewOutput;

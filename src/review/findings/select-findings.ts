@@ -1,12 +1,12 @@
-import type { DiffFile } from './diff/diff-types.js';
-import { newSpans, type LineSpan } from './diff/line-map.js';
-import { anchorRange } from './findings/anchor.js';
-import { RepeatDetector, type IncrementalContext } from './findings/incremental.js';
-import { fileMatcher } from './findings/match-file.js';
-import { sameProblem } from './findings/similarity.js';
-import type { Severity } from './review-output.js';
+import type { DiffFile } from '../prepare/diff/diff-types.js';
+import { newSpans, type LineSpan } from '../prepare/diff/line-map.js';
+import { anchorRange } from './anchor.js';
+import { RepeatDetector, type IncrementalContext } from './incremental.js';
+import { fileMatcher } from './match-file.js';
+import { sameProblem } from './similarity.js';
+import type { Severity } from '../answer/review-output.js';
 
-export type { IncrementalContext, PreviousFinding } from './findings/incremental.js';
+export type { IncrementalContext, PreviousFinding } from './incremental.js';
 
 /** What selection reads of a finding; `ReviewComment` fits, and extra fields are kept. */
 export interface FindingLike {

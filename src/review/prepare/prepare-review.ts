@@ -1,8 +1,8 @@
-import type { ReviewCoverage } from '../db/schema/reviews.js';
+import type { ReviewCoverage } from '../../db/schema/reviews.js';
 import { chunkFiles, computeCoverage, type ChunkingOptions, type ReviewChunk } from './chunking.js';
 import type { DiffFile } from './diff/diff-types.js';
 import { parseUnifiedDiff } from './diff/parse-unified-diff.js';
-import { applySkipRules, type SkipOptions, type SkippedFile } from './diff/skip-rules.js';
+import { applySkipRules, type SkipOptions, type SkippedFile } from './skip-rules.js';
 
 /** A pull request's diff after parsing and the skip rules. */
 export interface FilteredDiff {

@@ -1,4 +1,4 @@
-import type { DiffFile } from './diff-types.js';
+import type { DiffFile } from './diff/diff-types.js';
 
 /** Why a file is left out of the review, worded for the review's reader ("Skipped: lock file"). */
 export type SkipReason =
