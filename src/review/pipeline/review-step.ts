@@ -10,6 +10,7 @@ import type { Logger } from '../../lib/logger.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
 import { MIN_TOKEN_BUDGET, type ReviewChunk } from '../prepare/chunking.js';
 import { carryOverFindings } from '../findings/carry-over.js';
+import { assignFindingIds } from '../findings/fingerprint.js';
 import { finalizeReview, type ChunkReview } from '../findings/merge-reviews.js';
 import { prepareReview } from '../prepare/prepare-review.js';
 import { buildReviewPrompt, DEFAULT_MAX_FINDINGS, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens, type FileContext, type PromptSettings } from '../ask/prompts.js';
@@ -90,12 +91,13 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
 
   const limit = pLimit(CHUNK_CONCURRENCY);
   const parts = await Promise.all(chunks.map((chunk) => limit(() => reviewChunk(choice, chunk, chunks.length, promptBase))));
-  const previous = incremental ? previousFindings(review) : [];
+  const lastFindings = previousFindings(review);
+  const previous = incremental ? lastFindings : [];
   const { review: final, counts } = finalizeReview(parts, reviewable, {
     maxFindings: DEFAULT_MAX_FINDINGS[review.mode],
     incremental: incremental ? { previous, pushDiff: files } : undefined,
   });
-  const comments = [...final.comments, ...(incremental ? carryOverFindings(previous, files) : [])];
+  const comments = assignFindingIds([...final.comments, ...(incremental ? carryOverFindings(previous, files) : [])], lastFindings);
   const output = {
     ...final,
     summary: { ...final.summary, overview: overview(final, chunks.length, skipped.length, incremental, review.reviewdSha), findingsCount: comments.length },
@@ -156,7 +158,7 @@ async function fullFiles(deps: ReviewStepDeps, pr: PullRequest, owner: User, rev
 }
 
 function previousFindings(review: Review) {
-  const raw = review.reviewRawJson as { comments?: ReviewOutput['comments'] } | null;
+  const raw = review.reviewRawJson as { comments?: Array<ReviewOutput['comments'][number] & { id?: string }> } | null;
   return raw?.comments ?? [];
 }
 
