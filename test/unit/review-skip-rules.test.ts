@@ -62,9 +62,12 @@ describe('skip rules', () => {
     'packages/ui/build/main.css',
     'src/components/__snapshots__/button.test.tsx.snap',
     'src/__generated__/graphql.ts',
-    'static/app.js.map',
   ])('skips the generated file %s', (path) => {
     expect(skipReason(file(path))).toBe('generated');
+  });
+
+  it.each(['static/app.js.map', 'types/index.d.ts.map'])('skips the source map %s', (path) => {
+    expect(skipReason(file(path))).toBe('source map');
   });
 
   it.each(['public/jquery.min.js', 'static/site.min.css', 'vendor-libs/chart-min.js'])('skips the minified file %s', (path) => {
@@ -107,6 +110,7 @@ describe('skip rules', () => {
     expect(skipReason(file('src/old.ts', [], { deleted: 4, status: 'deleted' }))).toBe('deleted file');
     expect(skipReason(file('src/trimmed.ts', [], { deleted: 4 }))).toBe('deletions only');
     expect(skipReason({ ...file('src/moved.ts', []), status: 'renamed', oldPath: 'lib/moved.ts', hunks: [] })).toBe('renamed without changes');
+    expect(skipReason({ ...file('src/copy.ts', []), status: 'copied', oldPath: 'src/original.ts', hunks: [] })).toBe('copied without changes');
     expect(skipReason({ ...file('run.sh', []), hunks: [] })).toBe('no content changes');
     expect(skipReason({ ...file('src/bad.ts', []), hunks: [], parseError: 'Hunk at line 4' })).toBe('diff could not be parsed');
   });

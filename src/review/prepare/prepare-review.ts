@@ -2,15 +2,18 @@ import type { ReviewCoverage } from '../../db/schema/reviews.js';
 import { chunkFiles, computeCoverage, type ChunkingOptions, type ReviewChunk } from './chunking.js';
 import type { DiffFile } from './diff/diff-types.js';
 import { parseUnifiedDiff } from './diff/parse-unified-diff.js';
-import { applySkipRules, type SkipOptions, type SkippedFile } from './skip-rules.js';
+import { applySkipRules, type SkipOptions, type SkippedChanges, type SkippedFile } from './skip-rules.js';
+import { resetTokenCounting } from './tokens.js';
 
 /** A pull request's diff after parsing and the skip rules. */
 export interface FilteredDiff {
   /** Every file of the diff, parsed. */
   files: DiffFile[];
-  /** The files left after the skip rules, in diff order. */
+  /** The files left after the skip rules, in diff order, without their layout-only changes. */
   reviewable: DiffFile[];
   skipped: SkippedFile[];
+  /** Layout-only changes of reviewed files, left out of what the model reads. */
+  skippedChanges: SkippedChanges[];
   coverage: ReviewCoverage;
 }
 
@@ -29,9 +32,10 @@ export type PrepareOptions = Omit<ChunkingOptions, 'tokenBudget'> &
 
 /** Parse, filter and chunk a pull request's diff: everything before the model calls. */
 export function prepareReview(diffText: string, options: PrepareOptions): PreparedReview {
+  resetTokenCounting();
   const files = parseUnifiedDiff(diffText);
-  const { reviewable, skipped } = applySkipRules(files, options);
-  const filtered = { files, reviewable, skipped, coverage: computeCoverage(files, reviewable) };
+  const { reviewable, skipped, skippedChanges } = applySkipRules(files, options);
+  const filtered = { files, reviewable, skipped, skippedChanges, coverage: computeCoverage(files, reviewable) };
   if (reviewable.length === 0) return { ...filtered, chunks: [] };
   const tokenBudget = typeof options.tokenBudget === 'number' ? options.tokenBudget : options.tokenBudget(filtered);
   return { ...filtered, chunks: chunkFiles(reviewable, { ...options, tokenBudget }) };

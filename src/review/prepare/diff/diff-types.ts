@@ -24,18 +24,21 @@ export interface DiffHunk {
   lines: DiffLine[];
 }
 
-export type FileStatus = 'added' | 'modified' | 'deleted' | 'renamed';
+/** `copied`: a new file made from `oldPath` (git's `copy from`/`copy to`); its hunks are against that source. */
+export type FileStatus = 'added' | 'modified' | 'deleted' | 'renamed' | 'copied';
 
 export interface DiffFile {
   /** The file's path in the new commit (for a deleted file: the path it had). No `a/`/`b/` prefix. */
   path: string;
-  /** The path in the old commit: differs from `path` when renamed; null when the file is added. */
+  /** The path in the old commit: differs from `path` when renamed or copied; null when the file is added. */
   oldPath: string | null;
   status: FileStatus;
   binary: boolean;
   hunks: DiffHunk[];
   additions: number;
   deletions: number;
+  /** Bytes of this file's section of the diff as received (the size limit reads it). */
+  diffBytes?: number;
   /** Set when this file's section of the diff was malformed; the file then has no hunks. */
   parseError?: string;
 }

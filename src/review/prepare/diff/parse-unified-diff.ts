@@ -58,6 +58,8 @@ function parseSection(section: string): DiffFile[] {
     const file = toDiffFile(patch, section, () => headings[hunkIndex++] ?? '');
     if (file) files.push(file);
   }
+  // A `diff --git` section is one file; a plain patch's files share one section and go unmeasured.
+  if (files.length === 1) files[0]!.diffBytes = Buffer.byteLength(section);
   return files;
 }
 
@@ -66,11 +68,21 @@ function toDiffFile(patch: StructuredPatch, section: string, nextHeading: () => 
   const prefixed = patch.isGit === true || (patch.oldFileName?.startsWith('a/') === true && patch.newFileName?.startsWith('b/') === true);
   const oldName = withoutPrefix(patch.oldFileName, prefixed ? 'a/' : '');
   const newName = withoutPrefix(patch.newFileName, prefixed ? 'b/' : '');
-  const added = patch.isCreate === true || oldName === DEV_NULL || patch.isCopy === true;
-  const deleted = !added && (patch.isDelete === true || newName === DEV_NULL);
+  const copied = patch.isCopy === true && oldName !== undefined && oldName !== DEV_NULL;
+  const added = !copied && (patch.isCreate === true || oldName === DEV_NULL || patch.isCopy === true);
+  const deleted = !added && !copied && (patch.isDelete === true || newName === DEV_NULL);
   const path = (deleted ? oldName : newName) ?? oldName ?? '';
-  const oldPath = deleted ? path : patch.isCopy === true ? (oldName ?? null) : added ? null : (oldName ?? path);
-  const status = added ? 'added' : deleted ? 'deleted' : patch.isRename === true || (oldPath !== null && oldPath !== path) ? 'renamed' : 'modified';
+  const oldPath = deleted ? path : copied ? oldName : added ? null : (oldName ?? path);
+  // A copy's hunks are against its source, as a rename's are: the model is told where it came from.
+  const status = copied
+    ? 'copied'
+    : added
+      ? 'added'
+      : deleted
+        ? 'deleted'
+        : patch.isRename === true || (oldPath !== null && oldPath !== path)
+          ? 'renamed'
+          : 'modified';
 
   let additions = 0;
   let deletions = 0;

@@ -22,6 +22,7 @@ import type { DiffFile, DiffHunk, DiffLine } from './diff-types.js';
  */
 export const DIFF_FORMAT_GUIDE = [
   'The diff is shown file by file. `## <path> (<status>)` starts a file; `(continued)` marks a later part of a file shown in pieces.',
+  'A file `(renamed from <old path>)` or `(copied from <old path>)` shows its changes against that file.',
   '`@@ -a,b +c,d @@ <context>` starts a hunk, as in a unified diff.',
   'In a hunk, `<n> +<code>` is a line added at line <n> of the new file, `<n>  <code>` (two spaces) an unchanged line <n> shown for context,',
   'and `-<code>` a deleted line, without a number since it no longer exists in the new file.',
@@ -44,7 +45,11 @@ export interface HunkRange {
 
 export function renderFileHeader(file: DiffFile, continued = false): string {
   const status =
-    file.status === 'renamed' ? `renamed from ${file.oldPath ?? '?'}` : file.status === 'added' ? 'new file' : file.status;
+    file.status === 'renamed' || file.status === 'copied'
+      ? `${file.status} from ${file.oldPath ?? '?'}`
+      : file.status === 'added'
+        ? 'new file'
+        : file.status;
   return `## ${file.path} (${status}${continued ? ', continued' : ''})\n`;
 }
 
