@@ -32,6 +32,7 @@ export interface AppConfig {
   authRateLimitPerMin: number;
   trustProxy: boolean | string;
   logLevel: string;
+  reviewMaxFileDiffBytes: number;
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
@@ -96,5 +97,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     authRateLimitPerMin: env.AUTH_RATE_LIMIT_PER_MIN,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
+    reviewMaxFileDiffBytes: env.REVIEW_MAX_FILE_DIFF_BYTES,
   };
 }

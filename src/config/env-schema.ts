@@ -75,6 +75,8 @@ export const envSchema = z.object({
   AUTH_RATE_LIMIT_PER_MIN: z.coerce.number({ error: 'must be a number' }).int().positive().default(20),
   /** Not in decisions.md: behind a load balancer, `true` or the proxies' addresses/CIDRs, comma-separated. */
   TRUST_PROXY: optionalString.transform((value): boolean | string => (value === undefined || value === 'false' ? false : value === 'true' ? true : value)),
+  /** Not in decisions.md: a file whose diff is larger is skipped as too large, unless `.ai-review.yml` includes it. */
+  REVIEW_MAX_FILE_DIFF_BYTES: z.coerce.number({ error: 'must be a number' }).int().positive().default(1_048_576),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

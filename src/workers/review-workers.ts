@@ -52,6 +52,7 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
           fallbackToken: config.github.token,
           publicUrl: config.publicUrl,
           log,
+          maxFileDiffBytes: config.reviewMaxFileDiffBytes,
         },
         job,
       ),

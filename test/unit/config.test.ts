@@ -26,6 +26,7 @@ describe('configuration', () => {
       freeAllowanceUsd: 0.3,
       authRateLimitPerMin: 20,
       logLevel: 'info',
+      reviewMaxFileDiffBytes: 1_048_576,
       github: { url: 'https://github.com', apiUrl: 'https://api.github.com', webhookSecret: undefined },
       byokBaseUrls: { openai: 'https://api.openai.com/v1', openrouter: 'https://openrouter.ai/api/v1' },
     });

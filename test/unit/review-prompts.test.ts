@@ -3,7 +3,7 @@ import { chunkFiles, renderChunk } from '../../src/review/prepare/chunking.js';
 import { parseUnifiedDiff } from '../../src/review/prepare/diff/parse-unified-diff.js';
 import { buildReviewPrompt, MODE_PROMPTS, modePrompt, OUTPUT_INSTRUCTIONS, promptOverheadTokens, VERIFICATION_PROMPT } from '../../src/review/ask/prompts.js';
 import { countTokens } from '../../src/review/prepare/tokens.js';
-import { applyVerification, buildVerificationPrompt, parseVerificationOutput } from '../../src/review/answer/verification.js';
+import { applyVerification, buildVerificationPrompt, parseVerificationOutput, withoutVerification } from '../../src/review/answer/verification.js';
 
 const files = parseUnifiedDiff(
   [
@@ -111,18 +111,29 @@ describe('deep-mode verification', () => {
     expect(built.prompt).toContain(renderChunk(chunk!));
   });
 
-  it('keeps confirmed findings with corrections, and drops rejected and unanswered ones', () => {
+  it('keeps confirmed findings with corrections, drops rejected ones, and keeps unanswered ones marked unverified', () => {
     const parsed = parseVerificationOutput(
       '```json\n{"verdicts": [{"id": "F1", "verdict": "Confirmed", "reason": "row can be null", "line": null, "endLine": null, "severity": null},' +
         ' {"id": 2, "verdict": "false positive", "reason": "the query is parameterized on line 4"}]}\n```',
     );
     if (!parsed.ok) throw new Error(parsed.reason);
     const verified = applyVerification(findings, parsed.verification);
-    expect(verified.findings.map((finding) => finding.title)).toEqual(['Null row returned']);
+    expect(verified.findings.map((finding) => [finding.title, finding.verified])).toEqual([
+      ['Null row returned', true],
+      ['Unused return', false],
+    ]);
     expect(verified).toMatchObject({ rejected: 1, unverified: 1 });
 
     const corrected = applyVerification(findings, { verdicts: [{ id: 3, verdict: 'confirmed', reason: 'r', line: 4, endLine: null, severity: 'MAJOR' }] });
-    expect(corrected.findings).toMatchObject([{ title: 'Unused return', line: 4, endLine: 4, severity: 'MAJOR' }]);
+    expect(corrected.findings).toMatchObject([
+      { title: 'Null row returned', line: 4, verified: false },
+      { title: 'SQL injection', line: 3, severity: 'CRITICAL', verified: false },
+      { title: 'Unused return', line: 4, endLine: 4, severity: 'MAJOR', verified: true },
+    ]);
+  });
+
+  it('keeps every finding, unverified, when the verification failed', () => {
+    expect(withoutVerification(findings)).toMatchObject({ rejected: 0, unverified: 3, findings: findings.map((finding) => ({ ...finding, verified: false })) });
   });
 
   it('reports an unreadable verification', () => {

@@ -93,31 +93,44 @@ export function buildVerificationPrompt<T extends FindingLike & { failureScenari
   return { system, prompt: sections.join('\n\n') };
 }
 
+/** A finding after the deep mode's verification: `verified: false` when no verdict reached it. */
+export type Verified<T> = T & { verified: boolean };
+
 export interface VerifiedFindings<T> {
-  findings: T[];
+  /** Confirmed findings (`verified: true`) and those the verifier gave no verdict for (`verified: false`). */
+  findings: Array<Verified<T>>;
   rejected: number;
-  /** Findings the verifier gave no verdict for: dropped too, since nothing confirmed them. */
   unverified: number;
 }
 
 /**
- * Keeps the confirmed findings, with the verifier's corrected lines and severity. Run
- * `selectFindings` again afterwards: corrected lines are anchored like any other.
+ * Applies the verdicts the verifier gave: a confirmed finding is kept with the corrected lines and
+ * severity, a rejected one dropped. A finding it gave no verdict for was paid for and may be real:
+ * it is kept as it was, marked unverified. Run `selectFindings` again afterwards: corrected lines
+ * are anchored like any other.
  */
 export function applyVerification<T extends FindingLike>(findings: readonly T[], verification: VerificationOutput): VerifiedFindings<T> {
   const verdicts = new Map(verification.verdicts.map((verdict) => [verdict.id, verdict]));
-  const kept: T[] = [];
+  const kept: Array<Verified<T>> = [];
   let rejected = 0;
   let unverified = 0;
   findings.forEach((finding, index) => {
     const verdict = verdicts.get(index + 1);
-    if (!verdict) unverified++;
-    else if (verdict.verdict === 'rejected') rejected++;
-    else {
+    if (!verdict) {
+      unverified++;
+      kept.push({ ...finding, verified: false });
+    } else if (verdict.verdict === 'rejected') {
+      rejected++;
+    } else {
       const line = verdict.line ?? finding.line;
       const endLine = Math.max(line, verdict.endLine ?? (verdict.line === null ? finding.endLine : line));
-      kept.push({ ...finding, line, endLine, severity: verdict.severity ?? finding.severity });
+      kept.push({ ...finding, line, endLine, severity: verdict.severity ?? finding.severity, verified: true });
     }
   });
   return { findings: kept, rejected, unverified };
+}
+
+/** The findings of a verification that failed (an answer that cannot be read, a provider that gave up): all kept, unverified. */
+export function withoutVerification<T extends FindingLike>(findings: readonly T[]): VerifiedFindings<T> {
+  return { findings: findings.map((finding) => ({ ...finding, verified: false })), rejected: 0, unverified: findings.length };
 }

@@ -17,7 +17,7 @@ import { buildReviewPrompt, DEFAULT_MAX_FINDINGS, DEFAULT_OUTPUT_RESERVE, prompt
 import type { ReviewOutput } from '../answer/review-output.js';
 import { countBySeverity, scoreReview } from '../findings/score.js';
 import { countTokensUpTo } from '../prepare/tokens.js';
-import { applyVerification, buildVerificationPrompt } from '../answer/verification.js';
+import { applyVerification, buildVerificationPrompt, withoutVerification } from '../answer/verification.js';
 import { githubTokenFor } from '../../services/github-token.js';
 import { pullRequestDescription } from '../../services/pull-request-description.js';
 import { githubFailure } from './github-access.js';
@@ -44,6 +44,8 @@ export interface ReviewStepDeps {
   fallbackToken: string | undefined;
   publicUrl: string;
   log: Logger;
+  /** `REVIEW_MAX_FILE_DIFF_BYTES`: a file's diff above it is skipped as too large (default 1 MiB). */
+  maxFileDiffBytes?: number;
 }
 
 /**
@@ -74,7 +76,8 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     pullRequest: { title: pr.title, body: pullRequestDescription(pr), headBranch: pr.headBranch, baseBranch: pr.baseBranch },
     fileContextTokens,
   };
-  const { files, reviewable, skipped, coverage, chunks } = prepareReview(review.incrementalDiff ?? pr.diffContent, {
+  const { files, reviewable, skipped, skippedChanges, coverage, chunks } = prepareReview(review.incrementalDiff ?? pr.diffContent, {
+    maxFileDiffBytes: deps.maxFileDiffBytes,
     tokenBudget: ({ skipped, reviewable }) => {
       const overhead = promptOverheadTokens({ ...prompt, skipped, reviewablePaths: reviewable.map((file) => file.path), chunkCount: 2 });
       const budget = contextLength - overhead - DEFAULT_OUTPUT_RESERVE[review.mode];
@@ -90,7 +93,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   const promptBase = { ...prompt, skipped, reviewablePaths, fileContext };
 
   const limit = pLimit(CHUNK_CONCURRENCY);
-  const parts = await Promise.all(chunks.map((chunk) => limit(() => reviewChunk(choice, chunk, chunks.length, promptBase))));
+  const parts = await Promise.all(chunks.map((chunk) => limit(() => reviewChunk(deps.log, choice, chunk, chunks.length, promptBase))));
   const lastFindings = previousFindings(review);
   const previous = incremental ? lastFindings : [];
   const { review: final, counts } = finalizeReview(parts, reviewable, {
@@ -100,9 +103,10 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   const comments = assignFindingIds([...final.comments, ...(incremental ? carryOverFindings(previous, files) : [])], lastFindings);
   const output = {
     ...final,
-    summary: { ...final.summary, overview: overview(final, chunks.length, skipped.length, incremental, review.reviewdSha), findingsCount: comments.length },
+    summary: { ...final.summary, overview: overview(final, chunks.length, skipped.length, incremental, review.reviewdSha, new Set(skippedChanges.map((entry) => entry.path)).size), findingsCount: comments.length },
     comments,
     skippedFiles: skipped,
+    skippedChanges,
     droppedFindings: counts,
     model: { id: choice.modelId, source: choice.source },
     reviewedCommit: review.headSha,
@@ -119,6 +123,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
 }
 
 async function reviewChunk(
+  log: Logger,
   choice: ModelChoice,
   chunk: ReviewChunk,
   chunkCount: number,
@@ -126,9 +131,17 @@ async function reviewChunk(
 ): Promise<ChunkReview> {
   let review = await askForReview(choice.model, buildReviewPrompt({ ...base, chunk, chunkCount }));
   if (base.mode === 'deep' && review.comments.length > 0) {
-    // A second look: the model re-checks each finding against the code and drops what it cannot confirm.
-    const verification = await askForVerification(choice.model, buildVerificationPrompt({ findings: review.comments, chunk, fileContext: base.fileContext, settings: base.settings }));
-    review = { ...review, comments: applyVerification(review.comments, verification).findings };
+    // A second look: the model re-checks each finding against the code and drops what it rejects.
+    // The first pass is paid for: a verification that fails keeps its findings, marked unverified.
+    const prompt = buildVerificationPrompt({ findings: review.comments, chunk, fileContext: base.fileContext, settings: base.settings });
+    const verified = await askForVerification(choice.model, prompt).then(
+      (verification) => applyVerification(review.comments, verification),
+      (error: unknown) => {
+        log.warn({ err: error, chunk: chunk.index }, 'the verification failed: findings kept unverified');
+        return withoutVerification(review.comments);
+      },
+    );
+    review = { ...review, comments: verified.findings };
   }
   return { review, changedLines: chunk.changedLines };
 }
@@ -163,11 +176,14 @@ function previousFindings(review: Review) {
 }
 
 /** The model's overview, plus what the review covered and left out, so nothing is silently missing. */
-function overview(review: ReviewOutput, chunkCount: number, skippedCount: number, incremental: boolean, since: string | null): string {
+function overview(review: ReviewOutput, chunkCount: number, skippedCount: number, incremental: boolean, since: string | null, layoutOnlyFiles: number): string {
   const notes = [];
   if (incremental && since) notes.push(`Reviewed the changes since ${since.slice(0, 12)}; earlier findings on untouched code are kept.`);
   if (chunkCount > 1) notes.push(`This pull request was reviewed in ${chunkCount} parts.`);
   if (skippedCount > 0) notes.push(`${skippedCount} file${skippedCount === 1 ? ' was' : 's were'} skipped (see skippedFiles).`);
+  if (layoutOnlyFiles > 0) notes.push(`Line-ending and whitespace-only changes in ${layoutOnlyFiles} reviewed file${layoutOnlyFiles === 1 ? '' : 's'} were not reviewed (see skippedChanges).`);
+  const unverified = review.comments.filter((comment) => 'verified' in comment && comment.verified === false).length;
+  if (unverified > 0) notes.push(`${unverified} finding${unverified === 1 ? ' was' : 's were'} not confirmed by the verification pass and ${unverified === 1 ? 'is' : 'are'} marked unverified.`);
   if (chunkCount === 0) notes.push('Nothing in this diff needed a review.');
   return [review.summary.overview, ...notes].filter(Boolean).join('\n\n');
 }
