@@ -2,6 +2,7 @@ import { authSessionBench } from './scenarios/auth-session.js';
 import { chatBench } from './scenarios/chat.js';
 import { reviewPipelineBench } from './scenarios/review-pipeline.js';
 import { reviewPrepareBench } from './scenarios/review-prepare.js';
+import { reviewTokenizerBench } from './scenarios/review-tokenizer.js';
 import { startupBench } from './scenarios/startup.js';
 import { webhookBench } from './scenarios/webhook.js';
 import { serversAvailable, type Backend } from './lib/service-process.js';
@@ -23,6 +24,7 @@ const scenarios: Record<string, (backends: Backend[]) => Promise<void>> = {
   'auth-session': perBackend((backend) => authSessionBench(backend, duration)),
   chat: perBackend(chatBench),
   'review-prepare': reviewPrepareBench,
+  'review-tokenizer': reviewTokenizerBench,
   'review-pipeline': perBackend(reviewPipelineBench),
   webhook: perBackend((backend) => webhookBench(backend, duration)),
 };
