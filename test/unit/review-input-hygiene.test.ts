@@ -5,6 +5,7 @@ import { withoutLayoutChanges } from '../../src/review/prepare/layout-changes.js
 import { prepareReview } from '../../src/review/prepare/prepare-review.js';
 import { skipReason } from '../../src/review/prepare/skip-rules.js';
 import { selectFindings } from '../../src/review/findings/select-findings.js';
+import { carryOverFindings } from '../../src/review/findings/carry-over.js';
 import {
   CRLF_TO_LF,
   fileDiff,
@@ -64,6 +65,13 @@ describe('what reaches the model: layout-only changes', () => {
     // Every line sent is a line of the original hunks, so GitHub accepts a comment on it.
     const original = new Set(parseUnifiedDiff(WHITESPACE_BESIDE_REAL)[0]!.hunks.flatMap((hunk) => hunk.lines.map((line) => line.newLine)));
     for (const hunk of reviewable[0]!.hunks) for (const line of hunk.lines) if (line.newLine !== undefined) expect(original.has(line.newLine)).toBe(true);
+  });
+
+  it('carries an earlier finding on a re-indented line through a push, as on untouched code', () => {
+    const { changes, files } = prepareReview(WHITESPACE_BESIDE_REAL, BUDGET);
+    const earlier = [{ ...finding('src/billing/tax.ts', 3), endLine: 3 }];
+    expect(carryOverFindings(earlier, changes).map((kept) => kept.line)).toEqual([3]);
+    expect(carryOverFindings(earlier, files)).toEqual([]);
   });
 
   it('keeps an indentation change in Python as a real change', () => {

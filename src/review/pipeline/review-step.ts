@@ -76,7 +76,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     pullRequest: { title: pr.title, body: pullRequestDescription(pr), headBranch: pr.headBranch, baseBranch: pr.baseBranch },
     fileContextTokens,
   };
-  const { files, reviewable, skipped, skippedChanges, coverage, chunks } = prepareReview(review.incrementalDiff ?? pr.diffContent, {
+  const { changes, reviewable, skipped, skippedChanges, coverage, chunks } = prepareReview(review.incrementalDiff ?? pr.diffContent, {
     maxFileDiffBytes: deps.maxFileDiffBytes,
     tokenBudget: ({ skipped, reviewable }) => {
       const overhead = promptOverheadTokens({ ...prompt, skipped, reviewablePaths: reviewable.map((file) => file.path), chunkCount: 2 });
@@ -98,9 +98,9 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   const previous = incremental ? lastFindings : [];
   const { review: final, counts } = finalizeReview(parts, reviewable, {
     maxFindings: DEFAULT_MAX_FINDINGS[review.mode],
-    incremental: incremental ? { previous, pushDiff: files } : undefined,
+    incremental: incremental ? { previous, pushDiff: changes } : undefined,
   });
-  const comments = assignFindingIds([...final.comments, ...(incremental ? carryOverFindings(previous, files) : [])], lastFindings);
+  const comments = assignFindingIds([...final.comments, ...(incremental ? carryOverFindings(previous, changes) : [])], lastFindings);
   const output = {
     ...final,
     summary: { ...final.summary, overview: overview(final, chunks.length, skipped.length, incremental, review.reviewdSha, new Set(skippedChanges.map((entry) => entry.path)).size), findingsCount: comments.length },

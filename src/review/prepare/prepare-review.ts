@@ -2,6 +2,7 @@ import type { ReviewCoverage } from '../../db/schema/reviews.js';
 import { chunkFiles, computeCoverage, type ChunkingOptions, type ReviewChunk } from './chunking.js';
 import type { DiffFile } from './diff/diff-types.js';
 import { parseUnifiedDiff } from './diff/parse-unified-diff.js';
+import { withoutLayoutChanges } from './layout-changes.js';
 import { applySkipRules, type SkipOptions, type SkippedChanges, type SkippedFile } from './skip-rules.js';
 import { resetTokenCounting } from './tokens.js';
 
@@ -9,6 +10,11 @@ import { resetTokenCounting } from './tokens.js';
 export interface FilteredDiff {
   /** Every file of the diff, parsed. */
   files: DiffFile[];
+  /**
+   * Every file of the diff without its layout-only changes: what the diff really changed, for
+   * carrying earlier findings through a push (a re-indented line keeps its finding).
+   */
+  changes: DiffFile[];
   /** The files left after the skip rules, in diff order, without their layout-only changes. */
   reviewable: DiffFile[];
   skipped: SkippedFile[];
@@ -35,7 +41,9 @@ export function prepareReview(diffText: string, options: PrepareOptions): Prepar
   resetTokenCounting();
   const files = parseUnifiedDiff(diffText);
   const { reviewable, skipped, skippedChanges } = applySkipRules(files, options);
-  const filtered = { files, reviewable, skipped, skippedChanges, coverage: computeCoverage(files, reviewable) };
+  const cleaned = new Map(reviewable.map((file) => [file.path, file]));
+  const changes = files.map((file) => cleaned.get(file.path) ?? withoutLayoutChanges(file).file);
+  const filtered = { files, changes, reviewable, skipped, skippedChanges, coverage: computeCoverage(files, reviewable) };
   if (reviewable.length === 0) return { ...filtered, chunks: [] };
   const tokenBudget = typeof options.tokenBudget === 'number' ? options.tokenBudget : options.tokenBudget(filtered);
   return { ...filtered, chunks: chunkFiles(reviewable, { ...options, tokenBudget }) };
