@@ -179,6 +179,15 @@ describe('the size limit and the include matcher', () => {
     ]);
   });
 
+  it('measures a file as it would be sent: a large conversion to LF with one real edit is reviewed', () => {
+    const old = Array.from({ length: 400 }, (_, index) => `export const value${index} = ${index};`);
+    const now = old.map((line, index) => (index === 200 ? 'export const value200 = -1;' : line));
+    const converted = fileDiff('src/values.ts', [{ header: '@@ -1,400 +1,400 @@', lines: [...old.map((line) => `-${line}\r`), ...now.map((line) => `+${line}`)] }]);
+    const prepared = prepareReview(converted, { ...BUDGET, maxFileDiffBytes: 4_000 });
+    expect(prepared.skipped).toEqual([]);
+    expect(prepared.coverage.reviewableLines).toBe(2);
+  });
+
   it('measures each file of a git diff in bytes as received', () => {
     const [file] = parseUnifiedDiff(big);
     expect(file!.diffBytes).toBe(Buffer.byteLength(big));

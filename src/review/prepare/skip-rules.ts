@@ -104,7 +104,9 @@ function judge(file: DiffFile, options: SkipOptions): Verdict {
   if (cleaned.file.additions + cleaned.file.deletions === 0) return { reason: cleaned.whitespace > 0 ? 'whitespace only' : 'line endings only' };
   if (cleaned.file.additions === 0) return { reason: 'deletions only' };
   if (options.include?.(file.path) !== true) {
-    if (diffBytes(file) > (options.maxFileDiffBytes ?? DEFAULT_MAX_FILE_DIFF_BYTES)) return { reason: 'too large' };
+    // Measured as it would be sent: a large file converted to LF with one real edit is not too large.
+    const size = cleaned.file === file && file.diffBytes !== undefined ? file.diffBytes : linesBytes(cleaned.file);
+    if (size > (options.maxFileDiffBytes ?? DEFAULT_MAX_FILE_DIFF_BYTES)) return { reason: 'too large' };
     const content = contentReason(cleaned.file, options.minifiedMeanLineLength ?? 400);
     if (content !== null) return { reason: content };
   }
@@ -167,9 +169,8 @@ const SOURCE_MAP_NAME = /\.(?:js|css|mjs|cjs|ts)\.map$/;
 
 const MINIFIED_NAME = /[.-]min\.(?:js|mjs|cjs|css)$/;
 
-/** The file's size in the diff as received; the parser measures it, hand-built files are measured by their lines. */
-function diffBytes(file: DiffFile): number {
-  if (file.diffBytes !== undefined) return file.diffBytes;
+/** A file's size in diff form from its lines (a marker and a newline each, UTF-16 units for bytes). */
+function linesBytes(file: DiffFile): number {
   let bytes = 0;
   for (const hunk of file.hunks) for (const line of hunk.lines) bytes += line.text.length + 2;
   return bytes;
