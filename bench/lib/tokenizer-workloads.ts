@@ -12,7 +12,7 @@ export const ordinaryDiff = () => generateSyntheticDiff({ files: 400, changedLin
  * minified identifiers, hashes and data), hundreds of thousands of them, in files under the size
  * limit so that every line is counted.
  */
-export function pathologicalDiff(files = 12, linesPerFile = 5_000, seed = 12_345): string {
+export function pathologicalDiff(files = 8, linesPerFile = 5_000, seed = 12_345): string {
   let state = seed;
   const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';

@@ -8,7 +8,7 @@ import { generateSyntheticDiff } from '../../test/helpers/synthetic-diff.js';
 import { report } from '../lib/report.js';
 import { bestPrepareTime, ordinaryDiff, pathologicalDiff, TOKEN_BUDGET, type PrepareTime } from '../lib/tokenizer-workloads.js';
 
-const RUNS = 3;
+const RUNS = 5;
 const VARIED_DIFFS = 10_000;
 
 const megabytes = (bytes: number) => bytes / 2 ** 20;
@@ -21,7 +21,7 @@ function garbageCollector(): () => void {
 /**
  * The tokenizer in a worker that runs for weeks. First: an ordinary 5 MB pull request prepared
  * after a pathological one (hundreds of thousands of never-seen words) must cost what it costs in
- * a fresh process (best of three runs each, by CPU time, which the other processes of a shared
+ * a fresh process (best of five runs each, by CPU time, which the other processes of a shared
  * machine disturb less than the wall clock; the fresh process is a child started for it). Second:
  * 10,000 varied small pull requests prepared in one process, with the heap after a full collection
  * at the start, after the first thousand and at the end: bounded means it stops growing.
