@@ -154,7 +154,12 @@ describe('what reaches the model: data and generated files by content', () => {
   it('skips a file of mostly unprintable characters, and a non-script file of very long lines', () => {
     const reason = (diff: string) => skipReason(parseUnifiedDiff(diff)[0]!);
     expect(reason(newFileDiff('assets/font.dat', ['ab\u0001\u0002\u0003\ufffd\ufffdcd\u0000\u0004']))).toBe('binary content');
-    expect(reason(newFileDiff('data/points.csv', ['1,2,3,4,5,6,7,8,9,10,'.repeat(40)]))).toBe('very long lines');
+    expect(reason(newFileDiff('data/points.csv', ['1,2,3,4,5,6,7,8,9,10,'.repeat(200)]))).toBe('very long lines');
+  });
+
+  it('judges line lengths on files, not on an edit that adds one long line', () => {
+    const edit = fileDiff('src/app.js', [{ header: '@@ -1,1 +1,1 @@', lines: ['-const message = "short";', `+const message = "${'a long message '.repeat(12)}";`] }]);
+    expect(skipReason(parseUnifiedDiff(edit)[0]!)).toBeNull();
   });
 });
 

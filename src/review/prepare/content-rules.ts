@@ -17,7 +17,10 @@ export function contentReason(file: DiffFile, minifiedMeanLineLength: number): S
   if (isSourceMap(file)) return 'source map';
   if (hasGeneratedMarker(file)) return 'generated';
   if (isBundle(file, added)) return 'bundled code';
-  const mean = added.reduce((sum, line) => sum + line.text.length, 0) / added.length;
+  const characters = added.reduce((sum, line) => sum + line.text.length, 0);
+  // Line lengths say something of a file, not of a one-line edit that adds a long line.
+  if (characters < MIN_CHARACTERS_FOR_LINE_LENGTHS) return null;
+  const mean = characters / added.length;
   const script = SCRIPT_OR_STYLE.test(file.path);
   // Linguist takes JavaScript and CSS of more than 110 characters a line on average as minified.
   if (script && mean > MINIFIED_SCRIPT_MEAN_LINE_LENGTH) return 'minified';
@@ -131,3 +134,4 @@ function isBundle(file: DiffFile, added: readonly DiffLine[]): boolean {
 
 const SCRIPT_OR_STYLE = /\.(?:js|mjs|cjs|css)$/i;
 const MINIFIED_SCRIPT_MEAN_LINE_LENGTH = 110;
+const MIN_CHARACTERS_FOR_LINE_LENGTHS = 2_000;
