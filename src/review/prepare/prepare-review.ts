@@ -2,6 +2,7 @@ import type { ReviewCoverage } from '../../db/schema/reviews.js';
 import { chunkFiles, computeCoverage, type ChunkingOptions, type ReviewChunk } from './chunking.js';
 import type { DiffFile } from './diff/diff-types.js';
 import { parseUnifiedDiff } from './diff/parse-unified-diff.js';
+import { applyRepositoryExclusions } from './repository-exclusions.js';
 import { applySkipRules, type SkipOptions, type SkippedFile } from './skip-rules.js';
 
 /** A pull request's diff after parsing and the skip rules. */
@@ -25,12 +26,16 @@ export type PrepareOptions = Omit<ChunkingOptions, 'tokenBudget'> &
      * around each chunk lists the skipped and reviewable files, so its size depends on them.
      */
     tokenBudget: number | ((filtered: FilteredDiff) => number);
+    /** `.ai-review.yml`'s `exclude`: such files are skipped before the other rules. */
+    repositoryExclude?: (path: string) => boolean;
   };
 
 /** Parse, filter and chunk a pull request's diff: everything before the model calls. */
 export function prepareReview(diffText: string, options: PrepareOptions): PreparedReview {
   const files = parseUnifiedDiff(diffText);
-  const { reviewable, skipped } = applySkipRules(files, options);
+  const { kept, excluded } = applyRepositoryExclusions(files, options.repositoryExclude);
+  const { reviewable, skipped: skippedByRules } = applySkipRules(kept, options);
+  const skipped = [...excluded, ...skippedByRules];
   const filtered = { files, reviewable, skipped, coverage: computeCoverage(files, reviewable) };
   if (reviewable.length === 0) return { ...filtered, chunks: [] };
   const tokenBudget = typeof options.tokenBudget === 'number' ? options.tokenBudget : options.tokenBudget(filtered);

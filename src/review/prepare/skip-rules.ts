@@ -8,6 +8,7 @@ export type SkipReason =
   | 'no content changes'
   | 'diff could not be parsed'
   | 'excluded by settings'
+  | 'excluded by .ai-review.yml'
   | 'vendored code'
   | 'lock file'
   | 'generated'
@@ -22,6 +23,8 @@ export interface SkippedFile {
 export interface SkipOptions {
   /** Paths the user excluded (the caller owns the pattern syntax). */
   exclude?: (path: string) => boolean;
+  /** Paths `.ai-review.yml` includes: reviewed even when the size or content rules would skip them. */
+  include?: (path: string) => boolean;
   /**
    * Mean length of the added lines above which a file is taken as minified or as data (default
    * 400); a file of normal code with one long line (a URL, an inline key) stays reviewable.
