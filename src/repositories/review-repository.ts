@@ -142,18 +142,23 @@ export class ReviewRepository {
   /**
    * Ends a run `.ai-review.yml` switched off (`auto: false`, or a draft with `drafts: false`) as if
    * it never started: the last finished run's outcome is put back, or, when there was none, the
-   * review row goes, so neither a failed review nor a pending one is left behind. False when the
-   * run is no longer current.
+   * review row goes, so neither a failed review nor a pending one is left behind. `onlyWhileDraft`
+   * keeps the run (`kept`) when the pull request is no longer a draft, checked under its row lock
+   * so a `ready_for_review` landing meanwhile is not lost.
    */
-  dismiss(id: string, runId: string): Promise<boolean> {
+  dismiss(id: string, runId: string, { onlyWhileDraft = false } = {}): Promise<'dismissed' | 'kept' | 'not-current'> {
     return this.db.transaction(async (tx) => {
+      if (onlyWhileDraft) {
+        const [pr] = await tx.select({ draft: pullRequests.draft }).from(pullRequests).where(eq(pullRequests.id, id)).for('share');
+        if (pr?.draft === false) return 'kept';
+      }
       const current = and(eq(reviews.id, id), eq(reviews.runId, runId), eq(reviews.status, 'pending'));
       const [row] = await tx.select({ previousRun: reviews.previousRun }).from(reviews).where(current).for('update');
-      if (row === undefined) return false;
+      if (row === undefined) return 'not-current';
       const previous = row.previousRun;
       if (previous === null) {
         await tx.delete(reviews).where(current);
-        return true;
+        return 'dismissed';
       }
       await tx
         .update(reviews)
@@ -173,7 +178,7 @@ export class ReviewRepository {
         })
         .where(current);
       await updatePullRequestQuietly(tx, id, { reviewStatus: previous.status });
-      return true;
+      return 'dismissed';
     });
   }
 

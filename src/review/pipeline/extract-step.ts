@@ -33,10 +33,9 @@ export async function extractContent(deps: ExtractDeps, job: Job<'sanitizedPrPay
   const token = githubTokenFor(owner, deps.secretBox, deps.fallbackToken);
   // The repository's settings, from the base commit with the diff's token (decisions.md §10).
   const config = await loadRepositoryConfig(deps, pr.repositoryName, pr.baseSha, token);
-  if (switchedOff({ triggedBy: review.triggedBy, draft: pr.draft }, config)) {
-    await deps.reviews.dismiss(pr.id, runId);
-    return;
-  }
+  const off = switchedOff({ triggedBy: review.triggedBy, draft: pr.draft }, config);
+  // A draft marked ready meanwhile is reviewed after all: its `ready_for_review` found this run going.
+  if (off !== null && (await deps.reviews.dismiss(pr.id, runId, { onlyWhileDraft: off === 'draft' })) !== 'kept') return;
   const headSha = review.headSha ?? pr.headSha;
   const diff = await deps.github.pullRequestDiff(pr.repositoryName, pr.prNumber, token).catch((error: unknown) => {
     throw githubFailure(error, 'the pull request diff');
