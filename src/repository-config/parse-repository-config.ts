@@ -59,7 +59,7 @@ function readReviewKey(pair: Pair<Node, Node | null>, config: RepositoryConfig, 
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const where = ['reviews', key, ...issue.path.map(String)].join('.');
-      problems.push({ line: nodeLine(nodeAt(pair.value, issue.path) ?? pair.value ?? pair.key), message: `"${where}" ${issue.message}; the default applies` });
+      problems.push({ line: nodeLine(nodeAt(pair.value, issue.path) ?? pair.value ?? pair.key), message: `${where}: ${issue.message}; reviews.${key} keeps its default` });
     }
     return;
   }
