@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../helpers/accounts.js';
 import { signInWithGitHub, type GitHubSignIn } from '../helpers/github-login.js';
-import { SAMPLE_DIFF, scriptedReviewer, settledReview, type ReviewInformation } from '../helpers/review-fixtures.js';
+import { reviewAnswer, SAMPLE_DIFF, scriptedReviewer, settledReview, type ReviewInformation } from '../helpers/review-fixtures.js';
 import { deliverPullRequest, reviewWorld, type ReviewWorld } from '../helpers/review-world.js';
 
 const OFF_BY_ONE = 'Off-by-one reads past the end of the array';
@@ -74,6 +74,33 @@ describe('findings feedback', () => {
       const elsewhere = await reviewed(author, newRepository());
       expect(findings(elsewhere.review).map((finding) => finding.title)).toContain(OFF_BY_ONE);
       expect(JSON.stringify(elsewhere.requests[0]!.body.messages)).not.toContain(NOTE);
+    });
+
+    it('after a push GitHub can compare, a rejected finding carried over from the last review is dropped too', async () => {
+      const author = await signInWithGitHub(world.t.app, world.github);
+      const repository = newRepository();
+      const [head1, head2] = ['d1'.padEnd(40, '0'), 'd2'.padEnd(40, '0')];
+      const first = await reviewed(author, repository, { headSha: head1, updatedAt: '2025-01-01T00:00:00Z' });
+      const offByOne = findings(first.review).find((finding) => finding.title === OFF_BY_ONE)!;
+      expect((await mark(author, first.payload.pull_request.id, offByOne.id, { verdict: 'wontfix' })).statusCode).toBe(204);
+
+      // The push touches greet.ts only: the math.ts finding would be carried to the new review.
+      const push = `diff --git a/src/greet.ts b/src/greet.ts
+index 3333333..6666666 100644
+--- a/src/greet.ts
++++ b/src/greet.ts
+@@ -1,3 +1,4 @@
+ export function greet(name: string) {
++  if (!name) throw new Error('name');
+   return 'Hello ' + name;
+ }
+`;
+      world.github.setCompare(repository.full_name, head1, head2, push);
+      world.model.enqueue({ text: reviewAnswer([]) });
+      const second = await reviewed(author, repository, { prId: first.payload.pull_request.id, action: 'synchronize', headSha: head2, updatedAt: '2025-01-02T00:00:00Z' });
+      expect(second.review.reviewRawJSON!.summary.overview).toMatch(/changes since/);
+      expect(findings(second.review).map((finding) => finding.title)).not.toContain(OFF_BY_ONE);
+      expect(second.review.reviewRawJSON!.droppedFindings.suppressed).toBe(1);
     });
 
     it('wontfix suppresses without a learning; helpful changes nothing; learnings are listed and can be forgotten', async () => {
