@@ -23,7 +23,16 @@ export interface ManualRun {
   prId: number;
   userId: string;
   headSha: string;
-  mode: ReviewMode;
+  /** The mode the request named; without one, the repository's `.ai-review.yml` chooses (else `focused`). */
+  mode?: ReviewMode;
+}
+
+/** What the extract step stores for a run: the diffs, and what `.ai-review.yml` decided. */
+export interface RunContent {
+  diff: string;
+  incrementalDiff: string | null;
+  mode?: ReviewMode;
+  repositoryConfig?: unknown;
 }
 
 export interface ReviewOutcome {
@@ -34,6 +43,16 @@ export interface ReviewOutcome {
 }
 
 type RunChanges = PgUpdateSetSource<typeof reviews>;
+
+/**
+ * The value of `previous_run` when a run starts: the finished run's outcome, or, when the row is
+ * still pending (a run superseded before it ended), the outcome kept before that run. The intake's
+ * statement sets it the same way (webhook-intake-repository.ts).
+ */
+export const PREVIOUS_RUN_SNAPSHOT = `case when reviews.status = 'pending' then reviews.previous_run else jsonb_build_object(
+  'status', reviews.status, 'state', reviews.state, 'headSha', reviews.head_sha, 'mode', reviews.mode,
+  'triggedBy', reviews.trigged_by, 'attemptNumber', reviews.attempt_number, 'duration', reviews.duration,
+  'failureReason', reviews.failure_reason, 'startedAt', reviews.started_at, 'completedAt', reviews.completed_at) end`;
 
 /** The review of a pull request and its runs; every write of a run is fenced by its run id. */
 export class ReviewRepository {
@@ -49,13 +68,15 @@ export class ReviewRepository {
     return this.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(reviews)
-        .values({ id: run.pullRequestId, prId: run.prId, userId: run.userId, headSha: run.headSha, mode: run.mode, triggedBy: 'manual' })
+        .values({ id: run.pullRequestId, prId: run.prId, userId: run.userId, headSha: run.headSha, mode: run.mode ?? 'focused', requestedMode: run.mode ?? null, triggedBy: 'manual' })
         .onConflictDoUpdate({
           target: reviews.id,
           set: {
             userId: run.userId,
             headSha: run.headSha,
-            mode: run.mode,
+            mode: run.mode ?? 'focused',
+            requestedMode: run.mode ?? null,
+            previousRun: sql.raw(PREVIOUS_RUN_SNAPSHOT),
             triggedBy: 'manual',
             runId: sql`gen_random_uuid()`,
             state: 'WEBHOOK_RECEIVED',
@@ -109,13 +130,56 @@ export class ReviewRepository {
   }
 
   /** The extracted content of a run and its new state, in one commit. False when the run is no longer current. */
-  storeContent(id: string, runId: string, content: { diff: string; incrementalDiff: string | null }, attempt: number): Promise<boolean> {
+  storeContent(id: string, runId: string, content: RunContent, attempt: number): Promise<boolean> {
     return this.updateRun(
       id,
       runId,
-      { state: 'PR_CONTENT_EXTRACTED', attemptNumber: attempt, incrementalDiff: content.incrementalDiff },
+      { state: 'PR_CONTENT_EXTRACTED', attemptNumber: attempt, incrementalDiff: content.incrementalDiff, mode: content.mode, repositoryConfig: content.repositoryConfig },
       { pullRequest: { diffContent: content.diff } },
     );
+  }
+
+  /**
+   * Ends a run `.ai-review.yml` switched off (`auto: false`, or a draft with `drafts: false`) as if
+   * it never started: the last finished run's outcome is put back, or, when there was none, the
+   * review row goes, so neither a failed review nor a pending one is left behind. `onlyWhileDraft`
+   * keeps the run (`kept`) when the pull request is no longer a draft, checked under its row lock
+   * so a `ready_for_review` landing meanwhile is not lost.
+   */
+  dismiss(id: string, runId: string, { onlyWhileDraft = false } = {}): Promise<'dismissed' | 'kept' | 'not-current'> {
+    return this.db.transaction(async (tx) => {
+      if (onlyWhileDraft) {
+        const [pr] = await tx.select({ draft: pullRequests.draft }).from(pullRequests).where(eq(pullRequests.id, id)).for('share');
+        if (pr?.draft === false) return 'kept';
+      }
+      const current = and(eq(reviews.id, id), eq(reviews.runId, runId), eq(reviews.status, 'pending'));
+      const [row] = await tx.select({ previousRun: reviews.previousRun }).from(reviews).where(current).for('update');
+      if (row === undefined) return 'not-current';
+      const previous = row.previousRun;
+      if (previous === null) {
+        await tx.delete(reviews).where(current);
+        return 'dismissed';
+      }
+      await tx
+        .update(reviews)
+        .set({
+          status: previous.status,
+          state: previous.state,
+          headSha: previous.headSha,
+          mode: previous.mode,
+          triggedBy: previous.triggedBy,
+          attemptNumber: previous.attemptNumber,
+          duration: previous.duration,
+          failureReason: previous.failureReason,
+          startedAt: new Date(previous.startedAt),
+          completedAt: previous.completedAt === null ? null : new Date(previous.completedAt),
+          requestedMode: null,
+          incrementalDiff: null,
+        })
+        .where(current);
+      await updatePullRequestQuietly(tx, id, { reviewStatus: previous.status });
+      return 'dismissed';
+    });
   }
 
   complete(id: string, runId: string, outcome: ReviewOutcome): Promise<boolean> {

@@ -1,4 +1,5 @@
 import type { DatabaseHandle } from '../db/database.js';
+import { PREVIOUS_RUN_SNAPSHOT } from './review-repository.js';
 
 /** One delivery, with the fields the intake stores; `bodyJson` is the raw payload text. */
 export interface IntakeItem {
@@ -112,7 +113,8 @@ started as (
   on conflict (id) do update set
     user_id = excluded.user_id, head_sha = excluded.head_sha, mode = excluded.mode, trigged_by = excluded.trigged_by,
     run_id = gen_random_uuid(), state = 'WEBHOOK_RECEIVED', status = 'pending', attempt_number = 1, duration = 0,
-    failure_reason = null, incremental_diff = null, started_at = now(), completed_at = null
+    failure_reason = null, incremental_diff = null, started_at = now(), completed_at = null,
+    requested_mode = null, previous_run = ${PREVIOUS_RUN_SNAPSHOT}
   where reviews.head_sha is distinct from excluded.head_sha or reviews.status = 'failed'
   returning pr_id
 ),

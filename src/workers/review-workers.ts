@@ -35,7 +35,7 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
   queue.process(
     'sanitizedPrPayload',
     traced((job) =>
-      extractContent({ github: app.github, reviews: repos.reviews, queue, secretBox: app.secretBox, fallbackToken: config.github.token }, job),
+      extractContent({ github: app.github, reviews: repos.reviews, queue, secretBox: app.secretBox, fallbackToken: config.github.token, kv: app.kv }, job),
     ),
     { concurrency: 4, onFailed: failRun },
   );
@@ -53,6 +53,7 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
           publicUrl: config.publicUrl,
           log,
           maxFileDiffBytes: config.reviewMaxFileDiffBytes,
+          feedback: repos.feedback,
         },
         job,
       ),

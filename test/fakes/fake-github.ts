@@ -13,6 +13,8 @@ export interface FakeGitHubUser {
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The query string's parameters (e.g. `ref` of a contents read). */
+  query: Record<string, string>;
   headers: IncomingMessage['headers'];
   body: string;
 }
@@ -71,7 +73,7 @@ export class FakeGitHub {
       request.on('end', () => resolve(data));
     });
     const url = new URL(request.url ?? '/', this.url);
-    this.requests.push({ method: request.method ?? 'GET', path: url.pathname, headers: request.headers, body });
+    this.requests.push({ method: request.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: request.headers, body });
     const send = (status: number, payload: unknown, type = 'application/json') => {
       response.writeHead(status, { 'content-type': type });
       response.end(typeof payload === 'string' ? payload : JSON.stringify(payload));

@@ -19,6 +19,7 @@ export interface PayloadOverrides {
   prId?: number;
   action?: string;
   headSha?: string;
+  baseSha?: string;
   title?: string;
   updatedAt?: string;
   draft?: boolean;
@@ -43,6 +44,7 @@ export function examplePayload(overrides: PayloadOverrides): Example {
     payload.number = overrides.number;
   }
   if (overrides.headSha !== undefined) pr.head.sha = overrides.headSha;
+  if (overrides.baseSha !== undefined) pr.base.sha = overrides.baseSha;
   if (overrides.title !== undefined) pr.title = overrides.title;
   if (overrides.updatedAt !== undefined) pr.updated_at = overrides.updatedAt;
   if (overrides.draft !== undefined) pr.draft = overrides.draft;

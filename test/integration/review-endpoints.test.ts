@@ -40,7 +40,7 @@ describe('/review endpoints', () => {
         prId: seeded.prId,
         reviewStatus: 'completed',
         reviewSummary: 'Looks fine.',
-        reviewRawJSON: { comments: [finding('MAJOR')] },
+        reviewRawJSON: { comments: [{ ...finding('MAJOR'), verdict: null }] },
         prTitle: 'Seeded pull request',
         prState: 'open',
         prIsDraft: false,

@@ -116,7 +116,7 @@ describe('skip rules', () => {
   });
 
   it('honours a user exclusion', () => {
-    expect(skipReason(file('docs/adr/0001.md'), { exclude: (path) => path.startsWith('docs/') })).toBe('excluded by settings');
+    expect(skipReason(file('docs/adr/0001.md'), { exclude: (path) => path.startsWith('docs/') })).toBe('excluded by .ai-review.yml');
   });
 
   it('splits a parsed diff into reviewable files and skipped ones with readable reasons', () => {

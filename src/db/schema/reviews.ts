@@ -22,6 +22,20 @@ export interface ReviewCoverage {
   reviewableLines: number;
 }
 
+/** What a finished run left on the review row (`ReviewRepository.dismiss` restores it). */
+export interface PreviousRun {
+  status: ReviewStatus;
+  state: PipelineState;
+  headSha: string | null;
+  mode: ReviewMode;
+  triggedBy: 'webhook' | 'manual';
+  attemptNumber: number;
+  duration: number;
+  failureReason: string | null;
+  startedAt: string;
+  completedAt: string | null;
+}
+
 /** One review per pull request; its id is the pull request's internal id. */
 export const reviews = pgTable(
   'reviews',
@@ -52,6 +66,12 @@ export const reviews = pgTable(
     incrementalDiff: text('incremental_diff'),
     coverage: jsonb('coverage').$type<ReviewCoverage>(),
     failureReason: text('failure_reason'),
+    /** The mode a command or `POST /review` named; null lets `.ai-review.yml` choose (decisions.md §10). */
+    requestedMode: varchar('requested_mode', { length: 16 }).$type<ReviewMode>(),
+    /** The repository's `.ai-review.yml` as this run read it at the base commit (the review step applies it). */
+    repositoryConfig: jsonb('repository_config'),
+    /** The last finished run's outcome, put back when `.ai-review.yml` switches a delivery's run off. */
+    previousRun: jsonb('previous_run').$type<PreviousRun>(),
     startedAt: timestampMs('started_at').notNull().defaultNow(),
     completedAt: timestampMs('completed_at'),
   },

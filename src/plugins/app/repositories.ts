@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { ByokProviderRepository } from '../../repositories/byok-provider-repository.js';
 import { ConversationRepository } from '../../repositories/conversation-repository.js';
+import { FindingFeedbackRepository } from '../../repositories/finding-feedback-repository.js';
 import { OtpRepository } from '../../repositories/otp-repository.js';
 import { PullRequestRepository } from '../../repositories/pull-request-repository.js';
 import { ReviewRepository } from '../../repositories/review-repository.js';
@@ -23,6 +24,7 @@ export interface Repositories {
   byokProviders: ByokProviderRepository;
   workspace: WorkspaceRepository;
   conversations: ConversationRepository;
+  feedback: FindingFeedbackRepository;
 }
 
 export default fp(
@@ -39,6 +41,7 @@ export default fp(
       byokProviders: new ByokProviderRepository(app.db),
       workspace: new WorkspaceRepository(app.db),
       conversations: new ConversationRepository(app.db),
+      feedback: new FindingFeedbackRepository(app.db),
     };
     app.decorate('repos', repositories);
   },

@@ -14,6 +14,7 @@ import { UsersService } from '../../routes/users/users-service.js';
 import { WebhookService } from '../../routes/webhook/webhook-service.js';
 import { WorkspaceService } from '../../routes/workspace/workspace-service.js';
 import { ByokDirectory } from '../../services/byok-directory.js';
+import { FindingFeedbackService } from '../../services/finding-feedback-service.js';
 import { SessionService } from '../../services/session-service.js';
 import { UsageService } from '../../services/usage-service.js';
 
@@ -30,6 +31,7 @@ export interface Services {
   reviews: ReviewService;
   conversations: ConversationService;
   workspace: WorkspaceService;
+  feedback: FindingFeedbackService;
 }
 
 /** The services hold the rules; routes and workers only call them. */
@@ -74,7 +76,7 @@ export default fp(
       users: new UsersService({ db: app.db, users: repos.users, sessionRecords: repos.sessions, sessions, kv: app.kv }),
       usage: new UsageService(repos.usage, config.freeAllowanceUsd),
       pullRequests: new PullRequestsService(repos.pullRequests),
-      reviews: new ReviewService({ reviews: repos.reviews, queue: app.queue, log }),
+      reviews: new ReviewService({ reviews: repos.reviews, feedback: repos.feedback, queue: app.queue, log }),
       byok: new ByokService({ config, providers: repos.byokProviders, directory, secretBox: app.secretBox, policy }),
       models,
       conversations: new ConversationService({
@@ -88,6 +90,7 @@ export default fp(
         log: log.child({ component: 'chat' }),
       }),
       workspace: new WorkspaceService(repos.workspace),
+      feedback: new FindingFeedbackService({ reviews: repos.reviews, feedback: repos.feedback }),
       webhook: new WebhookService({
         users: repos.users,
         intake: repos.webhookIntake,

@@ -38,6 +38,10 @@ export interface ReviewPromptInput {
   fileContext?: readonly FileContext[];
   /** Tokens the full files may take (count them in the budget); files beyond are named, not shown. Default: no limit. */
   fileContextTokens?: number;
+  /** `.ai-review.yml`'s instructions for the files of this chunk (all of them when sizing the prompt). */
+  instructions?: readonly string[];
+  /** The notes of findings this team marked wrong in the repository, newest first. */
+  learnings?: readonly string[];
 }
 
 /** For the AI SDK: `generateObject({ system, prompt, schema: reviewOutputSchema })`. */
@@ -86,7 +90,9 @@ export function promptOverheadTokens(input: Omit<ReviewPromptInput, 'chunk' | 'f
 const PROMPT_SLACK = 300;
 
 function assemble(input: ReviewPromptInput, diff: string): BuiltPrompt {
-  const system = [input.settings?.systemPrompt?.trim(), modePrompt(input.mode, input.settings)].filter(Boolean).join('\n\n');
+  // The repository's instructions (its base branch) and the team's learnings come from the
+  // maintainers, not from the pull request's author: they belong with the reviewer's instructions.
+  const system = [input.settings?.systemPrompt?.trim(), modePrompt(input.mode, input.settings), repositorySection(input)].filter(Boolean).join('\n\n');
   const sections = [UNTRUSTED_INPUT_NOTICE];
   if (input.pullRequest) sections.push(pullRequestSection(input.pullRequest));
   sections.push(diffSection(input, diff));
@@ -95,6 +101,15 @@ function assemble(input: ReviewPromptInput, diff: string): BuiltPrompt {
   if (scope) sections.push(scope);
   sections.push(`# How to answer\n${OUTPUT_INSTRUCTIONS}`);
   return { system, prompt: sections.join('\n\n') };
+}
+
+function repositorySection(input: ReviewPromptInput): string | null {
+  const parts: string[] = [];
+  if (input.instructions?.length) parts.push(`# This repository's instructions for these files\n${input.instructions.map((text) => `- ${text}`).join('\n')}`);
+  if (input.learnings?.length) {
+    parts.push(`# What this team told us about earlier findings (do not report such things again)\n${input.learnings.map((note) => `- ${note}`).join('\n')}`);
+  }
+  return parts.length > 0 ? parts.join('\n\n') : null;
 }
 
 function pullRequestSection(pullRequest: PullRequestContext): string {

@@ -1,7 +1,10 @@
 import type { GitHubClient } from '../../adapters/github/github-client.js';
+import type { KeyValueStore } from '../../adapters/kv/key-value-store.js';
 import type { Job, JobQueue } from '../../adapters/queue/job-queue.js';
 import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
+import { loadRepositoryConfig } from '../../repository-config/load-repository-config.js';
+import { reviewMode, switchedOff } from '../../repository-config/run-policy.js';
 import { githubTokenFor } from '../../services/github-token.js';
 import { githubFailure } from './github-access.js';
 import { isCurrentRun } from './review-runs.js';
@@ -12,6 +15,8 @@ export interface ExtractDeps {
   queue: JobQueue;
   secretBox: SecretBox;
   fallbackToken: string | undefined;
+  /** Caches `.ai-review.yml` per repository and base commit. */
+  kv: KeyValueStore;
 }
 
 /**
@@ -26,6 +31,11 @@ export async function extractContent(deps: ExtractDeps, job: Job<'sanitizedPrPay
   const { review, pr, owner } = run;
 
   const token = githubTokenFor(owner, deps.secretBox, deps.fallbackToken);
+  // The repository's settings, from the base commit with the diff's token (decisions.md §10).
+  const config = await loadRepositoryConfig(deps, pr.repositoryName, pr.baseSha, token);
+  const off = switchedOff({ triggedBy: review.triggedBy, draft: pr.draft }, config);
+  // A draft marked ready meanwhile is reviewed after all: its `ready_for_review` found this run going.
+  if (off !== null && (await deps.reviews.dismiss(pr.id, runId, { onlyWhileDraft: off === 'draft' })) !== 'kept') return;
   const headSha = review.headSha ?? pr.headSha;
   const diff = await deps.github.pullRequestDiff(pr.repositoryName, pr.prNumber, token).catch((error: unknown) => {
     throw githubFailure(error, 'the pull request diff');
@@ -37,6 +47,7 @@ export async function extractContent(deps: ExtractDeps, job: Job<'sanitizedPrPay
         })
       : null;
 
-  if (!(await deps.reviews.storeContent(pr.id, runId, { diff, incrementalDiff: incremental }, job.attempt))) return;
+  const content = { diff, incrementalDiff: incremental, mode: reviewMode(review.requestedMode, config), repositoryConfig: config };
+  if (!(await deps.reviews.storeContent(pr.id, runId, content, job.attempt))) return;
   await deps.queue.add('extractedPrContent', { pullRequestId: pr.id, runId }, { jobId: `content-${runId}` });
 }

@@ -7,7 +7,12 @@ import type { PullRequest, Review, User } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import type { Logger } from '../../lib/logger.js';
+import type { FindingFeedbackRepository } from '../../repositories/finding-feedback-repository.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
+import { globMatcher, instructionMatcher } from '../../repository-config/path-globs.js';
+import { DEFAULT_REPOSITORY_CONFIG, type RepositoryConfig } from '../../repository-config/repository-config-schema.js';
+import { PROMPT_LEARNINGS } from '../../services/finding-feedback-service.js';
+import { suppressRejected } from '../findings/suppress-findings.js';
 import { MIN_TOKEN_BUDGET, type ReviewChunk } from '../prepare/chunking.js';
 import { carryOverFindings } from '../findings/carry-over.js';
 import { assignFindingIds } from '../findings/fingerprint.js';
@@ -46,6 +51,8 @@ export interface ReviewStepDeps {
   log: Logger;
   /** `REVIEW_MAX_FILE_DIFF_BYTES`: a file's diff above it is skipped as too large (default 1 MiB). */
   maxFileDiffBytes?: number;
+  /** The team's verdicts and learnings (decisions.md §10). */
+  feedback: FindingFeedbackRepository;
 }
 
 /**
@@ -67,6 +74,14 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     throw error;
   });
 
+  // What the repository's `.ai-review.yml` and the team's feedback add (decisions.md §10).
+  const config = (review.repositoryConfig as RepositoryConfig | null) ?? DEFAULT_REPOSITORY_CONFIG;
+  const [rejected, learnings] = await Promise.all([
+    deps.feedback.rejected(pr.userId, pr.repositoryName),
+    deps.feedback.learnings(pr.userId, pr.repositoryName, PROMPT_LEARNINGS),
+  ]);
+  const instructionsFor = instructionMatcher(config.instructions);
+
   const incremental = review.incrementalDiff !== null;
   const contextLength = choice.contextLength ?? DEFAULT_CONTEXT_LENGTH;
   const fileContextTokens = review.mode === 'deep' ? Math.floor(contextLength * FILE_CONTEXT_SHARE) : 0;
@@ -75,9 +90,13 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     settings: settings satisfies PromptSettings | null,
     pullRequest: { title: pr.title, body: pullRequestDescription(pr), headBranch: pr.headBranch, baseBranch: pr.baseBranch },
     fileContextTokens,
+    instructions: config.instructions.map((instruction) => instruction.text),
+    learnings: learnings.map((learning) => learning.note),
   };
   const { changes, reviewable, skipped, skippedChanges, coverage, chunks } = prepareReview(review.incrementalDiff ?? pr.diffContent, {
     maxFileDiffBytes: deps.maxFileDiffBytes,
+    exclude: globMatcher(config.exclude),
+    include: globMatcher(config.include),
     tokenBudget: ({ skipped, reviewable }) => {
       const overhead = promptOverheadTokens({ ...prompt, skipped, reviewablePaths: reviewable.map((file) => file.path), chunkCount: 2 });
       const budget = contextLength - overhead - DEFAULT_OUTPUT_RESERVE[review.mode];
@@ -93,24 +112,29 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   const promptBase = { ...prompt, skipped, reviewablePaths, fileContext };
 
   const limit = pLimit(CHUNK_CONCURRENCY);
-  const parts = await Promise.all(chunks.map((chunk) => limit(() => reviewChunk(deps.log, choice, chunk, chunks.length, promptBase))));
+  const parts = await Promise.all(
+    chunks.map((chunk) => limit(() => reviewChunk(deps.log, choice, chunk, chunks.length, { ...promptBase, instructions: instructionsFor(chunk.files) }))),
+  );
   const lastFindings = previousFindings(review);
   const previous = incremental ? lastFindings : [];
   const { review: final, counts } = finalizeReview(parts, reviewable, {
     maxFindings: DEFAULT_MAX_FINDINGS[review.mode],
     incremental: incremental ? { previous, pushDiff: changes } : undefined,
   });
-  const comments = assignFindingIds([...final.comments, ...(incremental ? carryOverFindings(previous, changes) : [])], lastFindings);
+  const identified = assignFindingIds([...final.comments, ...(incremental ? carryOverFindings(previous, changes) : [])], lastFindings);
+  const { kept: comments, suppressed } = suppressRejected(identified, rejected);
   const output = {
     ...final,
     summary: { ...final.summary, overview: overview(final, chunks.length, skipped.length, incremental, review.reviewdSha, new Set(skippedChanges.map((entry) => entry.path)).size), findingsCount: comments.length },
     comments,
     skippedFiles: skipped,
     skippedChanges,
-    droppedFindings: counts,
+    droppedFindings: { ...counts, suppressed },
     model: { id: choice.modelId, source: choice.source },
     reviewedCommit: review.headSha,
     ...(incremental ? { incrementalSince: review.reviewdSha } : {}),
+    configProblems: config.problems,
+    repositoryConfig: { inlineMinSeverity: config.inlineMinSeverity },
   };
 
   const completed = await deps.reviews.complete(pr.id, runId, {

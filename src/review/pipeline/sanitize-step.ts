@@ -15,8 +15,9 @@ export async function sanitizeDelivery(deps: SanitizeDeps, job: Job<'unprocessed
   const run = await currentRunOfDelivery(deps, job.payload.deliveryId);
   if (run === undefined) return;
   const { pr, review } = run;
-  if (pr.state !== 'open' || pr.draft) {
-    await deps.reviews.fail(pr.id, review.runId, `The pull request became ${pr.draft ? 'a draft' : pr.state} before it was reviewed`, job.attempt);
+  // A draft goes on: whether drafts are reviewed is the repository's `.ai-review.yml`'s to say (extract step).
+  if (pr.state !== 'open') {
+    await deps.reviews.fail(pr.id, review.runId, `The pull request became ${pr.state} before it was reviewed`, job.attempt);
     return;
   }
   if (!(await deps.reviews.advance(pr.id, review.runId, 'PAYLOAD_SANITIZED', job.attempt, { relaxed: true }))) return;

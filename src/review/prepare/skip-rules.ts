@@ -10,7 +10,7 @@ export type SkipReason =
   | 'copied without changes'
   | 'no content changes'
   | 'diff could not be parsed'
-  | 'excluded by settings'
+  | 'excluded by .ai-review.yml'
   | 'vendored code'
   | 'lock file'
   | 'generated'
@@ -41,7 +41,7 @@ export interface SkippedChanges {
 export const DEFAULT_MAX_FILE_DIFF_BYTES = 1_048_576;
 
 export interface SkipOptions {
-  /** Paths the user excluded (the caller owns the pattern syntax). */
+  /** `.ai-review.yml`'s `exclude` (the caller owns the pattern syntax): skipped before any other rule. */
   exclude?: (path: string) => boolean;
   /**
    * Paths the user wants reviewed whatever their size or content (`.ai-review.yml`): the size and
@@ -97,7 +97,8 @@ type Verdict = { reason: SkipReason } | { file: DiffFile; lineEndings: number; w
  * and give way to the user's `include`.
  */
 function judge(file: DiffFile, options: SkipOptions): Verdict {
-  const reason = headerReason(file, options) ?? pathReason(file);
+  if (options.exclude?.(file.path) === true) return { reason: 'excluded by .ai-review.yml' };
+  const reason = headerReason(file) ?? pathReason(file);
   if (reason !== null) return { reason };
   if (file.additions === 0) return { reason: 'deletions only' };
   const cleaned = withoutLayoutChanges(file);
@@ -113,14 +114,13 @@ function judge(file: DiffFile, options: SkipOptions): Verdict {
   return cleaned;
 }
 
-function headerReason(file: DiffFile, options: SkipOptions): SkipReason | null {
+function headerReason(file: DiffFile): SkipReason | null {
   if (file.binary) return 'binary file';
   if (file.status === 'deleted') return 'deleted file';
   if (file.parseError !== undefined) return 'diff could not be parsed';
   if (file.hunks.length === 0) {
     return file.status === 'renamed' ? 'renamed without changes' : file.status === 'copied' ? 'copied without changes' : 'no content changes';
   }
-  if (options.exclude?.(file.path) === true) return 'excluded by settings';
   return null;
 }
 

@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { requireSession } from '../../plugins/app/authentication.js';
-import { errorResponses, messageSchema } from '../common-schemas.js';
-import { informationItem, informationParams, listItem, startBody, startParams } from './review-schemas.js';
+import { errorResponses, messageSchema, noContent } from '../common-schemas.js';
+import { findingParams, informationItem, informationParams, learningItem, learningParams, learningsQuery, listItem, startBody, startParams, verdictBody } from './review-schemas.js';
 
 const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { reviews } = app.services;
+  const { reviews, feedback } = app.services;
   const tags = ['review'];
 
   app.get(
@@ -39,6 +39,49 @@ const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
     await reviews.start(requireSession(request).userId, prId, request.body.mode);
     return { message: 'Review started.' };
   });
+
+  app.patch(
+    '/:prId/findings/:findingId',
+    {
+      schema: {
+        tags,
+        summary: 'Mark a finding helpful, wrong or wontfix (wrong and wontfix ones are not reported again in the repository)',
+        params: findingParams,
+        body: verdictBody,
+        response: { 204: noContent, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { prId, findingId } = request.params;
+      await feedback.setVerdict({ userId: requireSession(request).userId, pullRequest: prId, findingId, ...request.body });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/learnings',
+    {
+      schema: {
+        tags,
+        summary: 'Your learnings (notes of findings marked wrong), of one repository with ?repo=owner/name',
+        querystring: learningsQuery,
+        response: { 200: z.array(learningItem), ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      const rows = await feedback.learnings(requireSession(request).userId, request.query.repo);
+      return rows.map((row) => ({ id: row.id, repositoryName: row.repositoryName, note: row.note, findingTitle: row.findingTitle, createdAt: row.createdAt.toISOString() }));
+    },
+  );
+
+  app.delete(
+    '/learnings/:id',
+    { schema: { tags, summary: 'Forget a learning', params: learningParams, response: { 204: noContent, ...errorResponses(400, 401, 404) } } },
+    async (request, reply) => {
+      await feedback.deleteLearning(requireSession(request).userId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 };
 
 export default reviewRoutes;

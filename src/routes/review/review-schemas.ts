@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REVIEW_MODES } from '../../db/schema/index.js';
+import { FINDING_VERDICTS, REVIEW_MODES } from '../../db/schema/index.js';
 import { parsePullRequestSelector } from '../../lib/ids.js';
 import { isoTimestamp } from '../common-schemas.js';
 
@@ -50,6 +50,37 @@ export const informationItem = z.object({
   attemptNumber: z.number().int().nullable(),
   duration: z.number().int().nullable(),
   triggeredBy: z.enum(['webhook', 'manual']).nullable(),
+  /** Files left out of the review, with why (`.ai-review.yml`'s `exclude` among them). */
+  skippedFiles: z.array(z.object({ path: z.string(), reason: z.string() })),
+  /** What was wrong in the repository's `.ai-review.yml`, each with its line. */
+  configProblems: z.array(z.object({ line: z.number().int(), message: z.string() })),
+});
+
+/** User-entered text: PostgreSQL refuses NUL, and lone surrogates cannot be stored (decisions.md §7). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const storableText = z.string().refine((text) => !text.includes('\u0000') && !LONE_SURROGATE.test(text), 'must not contain NUL characters or lone surrogates');
+
+export const findingParams = z.object({
+  prId: prSelector,
+  findingId: z.string().trim().min(1).max(64).regex(/^[0-9A-Za-z_-]+$/, 'must be a finding id'),
+});
+export const verdictBody = z.strictObject({
+  verdict: z.enum(FINDING_VERDICTS),
+  note: storableText.pipe(z.string().max(2000, 'must be at most 2000 characters')).nullish(),
+});
+
+export const learningsQuery = z.object({
+  repo: storableText
+    .pipe(z.string().trim().regex(/^[^/\s]+\/[^/\s]+$/, 'must be owner/name').max(256))
+    .optional(),
+});
+export const learningParams = z.object({ id: z.uuid({ error: 'must be a learning id' }) });
+export const learningItem = z.object({
+  id: z.uuid(),
+  repositoryName: z.string(),
+  note: z.string(),
+  findingTitle: z.string(),
+  createdAt: isoTimestamp,
 });
 
 export const listItem = z.object({

@@ -4,16 +4,25 @@ import type { ReviewMode } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import type { PullRequestSelector } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
+import type { FindingFeedbackRepository } from '../../repositories/finding-feedback-repository.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
 import { countBySeverity, scoreReview, type ScorableReview } from '../../review/findings/score.js';
 import type { informationItem, listItem } from './review-schemas.js';
 
 export const DASHBOARD_SIZE = 3;
 
+/** What the information endpoint reads of the raw review JSON. */
+interface RawReview {
+  comments?: Array<{ id?: string }>;
+  skippedFiles?: Array<{ path: string; reason: string }>;
+  configProblems?: Array<{ line: number; message: string }>;
+}
+
 export class ReviewService {
   constructor(
     private readonly deps: {
       reviews: ReviewRepository;
+      feedback: FindingFeedbackRepository;
       queue: JobQueue;
       log: Logger;
     },
@@ -23,6 +32,8 @@ export class ReviewService {
     const found = await this.deps.reviews.findWithPullRequest(userId, selector);
     if (found === undefined) throw new AppError('NOT_FOUND', 'No such pull request');
     const { pr, review } = found;
+    const raw = (review?.reviewRawJson as RawReview | null | undefined) ?? null;
+    const verdicts = raw?.comments?.length ? await this.deps.feedback.verdictsOf(pr.id) : new Map<string, string>();
     return [
       {
         id: pr.id,
@@ -32,7 +43,8 @@ export class ReviewService {
         reviewdSha: review?.reviewdSha ?? null,
         reviewStartedAt: review?.startedAt.toISOString() ?? null,
         reviewCompletedAt: review?.completedAt?.toISOString() ?? null,
-        reviewRawJSON: review?.reviewRawJson ?? null,
+        // Each finding shows the team's verdict on it (decisions.md §10), null when there is none.
+        reviewRawJSON: raw?.comments === undefined ? raw : { ...raw, comments: raw.comments.map((comment) => ({ ...comment, verdict: verdicts.get(comment.id ?? '') ?? null })) },
         prTitle: pr.title,
         prState: pr.state,
         prIsDraft: pr.draft,
@@ -51,6 +63,8 @@ export class ReviewService {
         attemptNumber: review?.attemptNumber ?? null,
         duration: review?.duration ?? null,
         triggeredBy: review?.triggedBy ?? null,
+        skippedFiles: raw?.skippedFiles ?? [],
+        configProblems: raw?.configProblems ?? [],
       },
     ];
   }
@@ -81,7 +95,8 @@ export class ReviewService {
   }
 
   /** A manual re-review: a new run of the stored pull request, straight into `sanitizedPrPayload`. */
-  async start(userId: string, selector: PullRequestSelector, mode: ReviewMode = 'focused'): Promise<void> {
+  /** Without a mode, the repository's `.ai-review.yml` names it, else `focused` (decisions.md §10). */
+  async start(userId: string, selector: PullRequestSelector, mode?: ReviewMode): Promise<void> {
     const found = await this.deps.reviews.findWithPullRequest(userId, selector);
     if (found === undefined || found.pr.bodyBlob === null) throw new AppError('NOT_FOUND', 'No such pull request, or no stored webhook payload to review');
     const { pr } = found;

@@ -11,7 +11,7 @@ import type { IntakeItem, IntakeOutcome, WebhookIntakeRepository } from '../../r
 import type { SessionInfo } from '../../services/session-service.js';
 import { pullRequestEventSchema, type PullRequestEvent } from './webhook-schemas.js';
 
-/** decisions.md §6: the actions that start a review (on a non-draft, open pull request). */
+/** decisions.md §6: the actions that start a review (on an open pull request; drafts as §10's `drafts` says). */
 export const REVIEW_ACTIONS = new Set(['opened', 'reopened', 'synchronize', 'ready_for_review']);
 
 export interface IncomingDelivery {
@@ -163,7 +163,9 @@ function intakeItem(deliveryId: string, payload: PullRequestEvent, bodyJson: str
     repoId: repository.id,
     repoHtmlUrl: repository.html_url ?? null,
     repoPrivate: repository.private ?? false,
-    reviewable: REVIEW_ACTIONS.has(payload.action) && !(pr.draft ?? false) && pr.state === 'open',
+    // Drafts start a run too: only the repository's `.ai-review.yml` (read by the pipeline, at the
+    // base commit) can say `drafts: true`; otherwise the run is dismissed without a trace.
+    reviewable: REVIEW_ACTIONS.has(payload.action) && pr.state === 'open',
     bodyJson,
   };
 }

@@ -1,0 +1,78 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Database } from '../db/database.js';
+import { findingVerdicts, repositoryLearnings, type FindingVerdict, type RepositoryLearning } from '../db/schema/index.js';
+
+export interface VerdictInput {
+  userId: string;
+  pullRequestId: string;
+  repositoryName: string;
+  findingId: string;
+  verdict: FindingVerdict;
+  note: string | null;
+  file: string;
+  title: string;
+  comment: string;
+}
+
+/** Verdicts kept per repository for suppression at most: the newest, so a review reads a bounded set. */
+const MAX_REJECTED = 500;
+
+/** Teams' verdicts on findings and the learnings drawn from them; every read is scoped to one user. */
+export class FindingFeedbackRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Records (or changes) a verdict; a `wrong` one with a note is the repository's learning, any other verdict has none. */
+  async setVerdict(input: VerdictInput): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const { note, verdict } = input;
+      const [row] = await tx
+        .insert(findingVerdicts)
+        .values(input)
+        .onConflictDoUpdate({
+          target: [findingVerdicts.pullRequestId, findingVerdicts.findingId],
+          set: { verdict, note, file: input.file, title: input.title, comment: input.comment, userId: input.userId, repositoryName: input.repositoryName },
+        })
+        .returning({ id: findingVerdicts.id });
+      const verdictId = row!.id;
+      if (verdict === 'wrong' && note !== null) {
+        await tx
+          .insert(repositoryLearnings)
+          .values({ userId: input.userId, verdictId, repositoryName: input.repositoryName, note, findingTitle: input.title })
+          .onConflictDoUpdate({ target: repositoryLearnings.verdictId, set: { note, findingTitle: input.title, createdAt: sql`now()` } });
+      } else {
+        await tx.delete(repositoryLearnings).where(eq(repositoryLearnings.verdictId, verdictId));
+      }
+    });
+  }
+
+  /** The verdicts on a pull request's findings, by finding id. */
+  async verdictsOf(pullRequestId: string): Promise<Map<string, FindingVerdict>> {
+    const rows = await this.db.select({ findingId: findingVerdicts.findingId, verdict: findingVerdicts.verdict }).from(findingVerdicts).where(eq(findingVerdicts.pullRequestId, pullRequestId));
+    return new Map(rows.map((row) => [row.findingId, row.verdict]));
+  }
+
+  /** The findings the user rejected (`wrong`, `wontfix`) in a repository, newest first. */
+  rejected(userId: string, repositoryName: string) {
+    return this.db
+      .select({ findingId: findingVerdicts.findingId, file: findingVerdicts.file, title: findingVerdicts.title, comment: findingVerdicts.comment })
+      .from(findingVerdicts)
+      .where(and(eq(findingVerdicts.userId, userId), eq(findingVerdicts.repositoryName, repositoryName), inArray(findingVerdicts.verdict, ['wrong', 'wontfix'])))
+      .orderBy(desc(findingVerdicts.updatedAt))
+      .limit(MAX_REJECTED);
+  }
+
+  /** The user's learnings, of one repository or all, newest first. */
+  learnings(userId: string, repositoryName: string | undefined, limit: number): Promise<RepositoryLearning[]> {
+    const scope = repositoryName === undefined ? eq(repositoryLearnings.userId, userId) : and(eq(repositoryLearnings.userId, userId), eq(repositoryLearnings.repositoryName, repositoryName));
+    return this.db.select().from(repositoryLearnings).where(scope).orderBy(desc(repositoryLearnings.createdAt), desc(repositoryLearnings.id)).limit(limit);
+  }
+
+  /** Deletes one of the user's learnings (the verdict stays); false when there is none of theirs. */
+  async deleteLearning(userId: string, id: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(repositoryLearnings)
+      .where(and(eq(repositoryLearnings.id, id), eq(repositoryLearnings.userId, userId)))
+      .returning({ id: repositoryLearnings.id });
+    return rows.length > 0;
+  }
+}

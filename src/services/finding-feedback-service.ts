@@ -1,0 +1,65 @@
+import type { FindingVerdict, RepositoryLearning } from '../db/schema/index.js';
+import { AppError } from '../lib/app-error.js';
+import type { PullRequestSelector } from '../lib/ids.js';
+import type { FindingFeedbackRepository } from '../repositories/finding-feedback-repository.js';
+import type { ReviewRepository } from '../repositories/review-repository.js';
+
+/** Learnings listed at most (and the newest of them added to a review's prompt: `PROMPT_LEARNINGS`). */
+const LISTED_LEARNINGS = 200;
+/** decisions.md §10: the newest learnings of a repository that reach its reviews' prompts. */
+export const PROMPT_LEARNINGS = 20;
+
+export interface VerdictRequest {
+  userId: string;
+  /** The pull request, by GitHub's id or the internal id. */
+  pullRequest: PullRequestSelector;
+  findingId: string;
+  verdict: FindingVerdict;
+  note?: string | null;
+}
+
+interface StoredFinding {
+  id?: string;
+  file: string;
+  title: string;
+  comment?: string;
+}
+
+/**
+ * The rules of feedback on findings (decisions.md §10), for the API and the GitHub App's
+ * `/wrong`, `/wontfix` and `/helpful` replies alike: a verdict on a finding of the user's own
+ * pull request; `wrong` and `wontfix` keep it from coming back in that repository; the note of a
+ * `wrong` one is a learning added to the repository's later reviews.
+ */
+export class FindingFeedbackService {
+  constructor(private readonly deps: { reviews: ReviewRepository; feedback: FindingFeedbackRepository }) {}
+
+  /** 404 when the pull request is not the user's, or its current review holds no such finding. */
+  async setVerdict(request: VerdictRequest): Promise<void> {
+    const found = await this.deps.reviews.findWithPullRequest(request.userId, request.pullRequest);
+    if (found === undefined) throw new AppError('NOT_FOUND', 'No such pull request');
+    const comments = (found.review?.reviewRawJson as { comments?: StoredFinding[] } | null | undefined)?.comments ?? [];
+    const finding = comments.find((comment) => comment.id === request.findingId);
+    if (finding === undefined) throw new AppError('NOT_FOUND', 'No such finding in this pull request’s review');
+    const note = request.note?.trim() ? request.note.trim() : null;
+    await this.deps.feedback.setVerdict({
+      userId: request.userId,
+      pullRequestId: found.pr.id,
+      repositoryName: found.pr.repositoryName,
+      findingId: request.findingId,
+      verdict: request.verdict,
+      note,
+      file: finding.file,
+      title: finding.title,
+      comment: finding.comment ?? '',
+    });
+  }
+
+  learnings(userId: string, repositoryName: string | undefined): Promise<RepositoryLearning[]> {
+    return this.deps.feedback.learnings(userId, repositoryName, LISTED_LEARNINGS);
+  }
+
+  async deleteLearning(userId: string, id: string): Promise<void> {
+    if (!(await this.deps.feedback.deleteLearning(userId, id))) throw new AppError('NOT_FOUND', 'No such learning');
+  }
+}
