@@ -69,9 +69,10 @@ describe('.ai-review.yml', () => {
     const payload = await deliverPullRequest(world, author, SAMPLE_DIFF, { ...repository('reviews:\n  exclude:\n    - "src/greet.*"\n'), title: 'Excluding greet' });
     const review = await settledReview(world.t.app, author.cookie, payload.pull_request.id);
 
+    // In diff order, each file with the first rule that skips it.
     expect(review.skippedFiles).toEqual([
-      { path: 'src/greet.ts', reason: 'excluded by .ai-review.yml' },
       { path: 'package-lock.json', reason: 'lock file' },
+      { path: 'src/greet.ts', reason: 'excluded by .ai-review.yml' },
     ]);
     expect(review.reviewRawJSON!.skippedFiles).toEqual(review.skippedFiles);
     expect(review.coverage).toMatchObject({ files: 3, reviewableFiles: 1 });
