@@ -16,6 +16,7 @@ import {
   type User,
   type WorkspaceSettings,
 } from '../db/schema/index.js';
+import type { ScorableReview } from '../review/findings/score.js';
 import { ownedPullRequest, updatePullRequestQuietly } from './pull-request-repository.js';
 
 export interface ManualRun {
@@ -138,10 +139,22 @@ export class ReviewRepository {
     return row;
   }
 
-  /** The user's most recent reviews with their pull requests, newest first. */
+  /**
+   * The user's most recent reviews with their pull requests, newest first: what the dashboard shows,
+   * and of the review's JSON only what scoring reads (not the payload, the diff or the findings' texts).
+   */
   recentForUser(userId: string, limit: number) {
     return this.db
-      .select({ review: reviews, pr: pullRequests })
+      .select({
+        review: {
+          id: reviews.id,
+          status: reviews.status,
+          reviewSummary: reviews.reviewSummary,
+          completedAt: reviews.completedAt,
+          scorable: sql<ScorableReview | null>`jsonb_build_object('comments', ${reviews.reviewRawJson} -> 'comments', 'confidence', ${reviews.reviewRawJson} -> 'confidence')`,
+        },
+        pr: { id: pullRequests.id, prId: pullRequests.prId, prNumber: pullRequests.prNumber, title: pullRequests.title, repositoryName: pullRequests.repositoryName },
+      })
       .from(reviews)
       .innerJoin(pullRequests, eq(pullRequests.id, reviews.id))
       .where(eq(reviews.userId, userId))
