@@ -32,6 +32,8 @@ export interface AppConfig {
   authRateLimitPerMin: number;
   trustProxy: boolean | string;
   logLevel: string;
+  /** `/metrics`: the scraper's bearer token (unset: not served) and an optional listener of its own. */
+  metrics: { token: string | undefined; port: number | undefined };
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
@@ -54,6 +56,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   // PGlite lives inside one process, so a split deployment needs a database server both sides reach.
   if (env.ROLE !== 'all' && env.DATABASE_URL === undefined) {
     throw new ConfigError('ROLE', `${env.ROLE} needs DATABASE_URL: the embedded database cannot be shared between processes`);
+  }
+  if (env.METRICS_PORT !== undefined && env.METRICS_TOKEN === undefined) {
+    throw new ConfigError('METRICS_PORT', 'needs METRICS_TOKEN: metrics are served only to a scraper that sends it');
   }
   if ((env.GITHUB_CLIENT_ID === undefined) !== (env.GITHUB_CLIENT_SECRET === undefined)) {
     throw new ConfigError('GITHUB_CLIENT_SECRET', 'must be set together with GITHUB_CLIENT_ID');
@@ -96,5 +101,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     authRateLimitPerMin: env.AUTH_RATE_LIMIT_PER_MIN,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
+    metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT },
   };
 }

@@ -76,6 +76,10 @@ export const envSchema = z.object({
   /** Not in decisions.md: behind a load balancer, `true` or the proxies' addresses/CIDRs, comma-separated. */
   TRUST_PROXY: optionalString.transform((value): boolean | string => (value === undefined || value === 'false' ? false : value === 'true' ? true : value)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Not in decisions.md: the bearer token a Prometheus scraper sends to GET /metrics; unset, no metrics are served. */
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  /** Not in decisions.md: a listener of its own for /metrics, e.g. for ROLE=worker, which serves no HTTP otherwise. */
+  METRICS_PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65_535, 'must be a port number').optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

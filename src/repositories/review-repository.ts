@@ -36,9 +36,15 @@ export interface ReviewOutcome {
 
 type RunChanges = PgUpdateSetSource<typeof reviews>;
 
+/** Told of every run that finishes (a superseded run's writes do nothing, and are not told). */
+export type RunFinished = (outcome: 'completed' | 'failed', mode: ReviewMode) => void;
+
 /** The review of a pull request and its runs; every write of a run is fenced by its run id. */
 export class ReviewRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly finished: RunFinished = () => undefined,
+  ) {}
 
   /**
    * Starts a manual run: the pull request's one review row (created if missing) goes back to
@@ -106,7 +112,7 @@ export class ReviewRepository {
    * supersedes, losing it in a database crash costs nothing (steps check the run, not the state).
    */
   advance(id: string, runId: string, state: PipelineState, attempt: number, { relaxed = false } = {}): Promise<boolean> {
-    return this.updateRun(id, runId, { state, attemptNumber: attempt }, { relaxed });
+    return this.updateRun(id, runId, { state, attemptNumber: attempt }, { relaxed }).then(isCurrent);
   }
 
   /** The extracted content of a run and its new state, in one commit. False when the run is no longer current. */
@@ -116,7 +122,7 @@ export class ReviewRepository {
       runId,
       { state: 'PR_CONTENT_EXTRACTED', attemptNumber: attempt, incrementalDiff: content.incrementalDiff },
       { pullRequest: { diffContent: content.diff } },
-    );
+    ).then(isCurrent);
   }
 
   complete(id: string, runId: string, outcome: ReviewOutcome): Promise<boolean> {
@@ -162,33 +168,37 @@ export class ReviewRepository {
       .limit(limit);
   }
 
-  private finish(id: string, runId: string, status: 'completed' | 'failed', changes: RunChanges): Promise<boolean> {
-    return this.updateRun(id, runId, { ...changes, status, completedAt: new Date(), duration: elapsed() }, { pullRequest: { reviewStatus: status } });
+  private async finish(id: string, runId: string, status: 'completed' | 'failed', changes: RunChanges): Promise<boolean> {
+    const mode = await this.updateRun(id, runId, { ...changes, status, completedAt: new Date(), duration: elapsed() }, { pullRequest: { reviewStatus: status } });
+    if (mode !== undefined) this.finished(status, mode);
+    return mode !== undefined;
   }
 
   /**
    * Every write of a run: applied only while the run is current (its id, still pending), with the
-   * pull request's side in the same commit. False when the run is no longer current.
+   * pull request's side in the same commit. The run's mode, or undefined when it is no longer current.
    */
   private updateRun(
     id: string,
     runId: string,
     changes: RunChanges,
     { pullRequest, relaxed = false }: { pullRequest?: Parameters<typeof updatePullRequestQuietly>[2]; relaxed?: boolean },
-  ): Promise<boolean> {
+  ): Promise<ReviewMode | undefined> {
     return this.db.transaction(async (tx) => {
       if (relaxed) await tx.execute(sql`set local synchronous_commit = off`);
       const rows = await tx
         .update(reviews)
         .set(changes)
         .where(and(eq(reviews.id, id), eq(reviews.runId, runId), eq(reviews.status, 'pending')))
-        .returning({ id: reviews.id });
-      if (rows.length === 0) return false;
+        .returning({ mode: reviews.mode });
+      if (rows.length === 0) return undefined;
       if (pullRequest !== undefined) await updatePullRequestQuietly(tx, id, pullRequest);
-      return true;
+      return rows[0]!.mode;
     });
   }
 }
+
+const isCurrent = (mode: ReviewMode | undefined) => mode !== undefined;
 
 /** Milliseconds since the run started, computed by the database from the row itself. */
 const elapsed = () => sql<number>`greatest(0, (extract(epoch from (now() - ${reviews.startedAt})) * 1000)::int)`;

@@ -35,12 +35,12 @@ export default fp(
       pullRequests: new PullRequestRepository(app.db),
       webhookIntake: new WebhookIntakeRepository(app.database),
       deliveries: new WebhookDeliveryRepository(app.db),
-      reviews: new ReviewRepository(app.db),
+      reviews: new ReviewRepository(app.db, (outcome, mode) => app.metrics.reviews.labels(outcome, mode).inc()),
       byokProviders: new ByokProviderRepository(app.db),
       workspace: new WorkspaceRepository(app.db),
       conversations: new ConversationRepository(app.db),
     };
     app.decorate('repos', repositories);
   },
-  { name: 'repositories', dependencies: ['infrastructure'] },
+  { name: 'repositories', dependencies: ['infrastructure', 'metrics'] },
 );
