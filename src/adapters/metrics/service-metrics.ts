@@ -12,6 +12,19 @@ const COUNTED_WEBHOOK_EVENTS = new Set(['pull_request', 'ping']);
 /** A request that matched no route: its URL is not a label (anyone can send any URL). */
 const UNMATCHED_ROUTE = 'unmatched';
 
+/**
+ * prom-client's process metrics (CPU, memory, event-loop lag, GC), once per process: they describe
+ * the process, and each collection keeps observers alive for the process's lifetime.
+ */
+let processRegistry: Registry | undefined;
+const processMetrics = () => {
+  if (processRegistry === undefined) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+};
+
 type HttpChild = ReturnType<Histogram<'method' | 'route' | 'status'>['labels']>;
 
 /**
@@ -83,7 +96,7 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
-  constructor(queue: JobQueue, { processMetrics = true }: { processMetrics?: boolean } = {}) {
+  constructor(queue: JobQueue) {
     new Gauge({
       name: 'queue_jobs',
       help: 'Jobs in each queue by state, read when scraped',
@@ -100,7 +113,6 @@ export class ServiceMetrics {
         );
       },
     });
-    if (processMetrics) collectDefaultMetrics({ register: this.registry });
   }
 
   /** One HTTP request; `route` is the matched pattern (undefined when none matched). */
@@ -123,8 +135,9 @@ export class ServiceMetrics {
     return this.registry.contentType;
   }
 
+  /** The service's families and the process's, as one exposition. */
   scrape(): Promise<string> {
-    return this.registry.metrics();
+    return Registry.merge([this.registry, processMetrics()]).metrics();
   }
 }
 
