@@ -87,6 +87,9 @@ export function fastifyOptions(config: AppConfig, logger: FastifyServerOptions['
     trustProxy: config.trustProxy,
     // Request ids are generated here, never taken from a client header.
     requestIdHeader: false,
+    // The first start creates the embedded database (PGlite's initdb, the migrations and their
+    // extensions): seconds, and on a busy machine more than Fastify's default 10 s for a plugin.
+    pluginTimeout: 60_000,
   };
 }
 
