@@ -1,5 +1,6 @@
 import { authSessionBench } from './scenarios/auth-session.js';
 import { chatBench } from './scenarios/chat.js';
+import { listsBench } from './scenarios/lists.js';
 import { reviewPipelineBench } from './scenarios/review-pipeline.js';
 import { reviewPrepareBench } from './scenarios/review-prepare.js';
 import { reviewTokenizerBench } from './scenarios/review-tokenizer.js';
@@ -27,6 +28,7 @@ const scenarios: Record<string, (backends: Backend[]) => Promise<void>> = {
   'review-tokenizer': reviewTokenizerBench,
   'review-pipeline': perBackend(reviewPipelineBench),
   webhook: perBackend((backend) => webhookBench(backend, duration)),
+  lists: perBackend((backend) => listsBench(backend, duration)),
 };
 
 const selected = process.argv.slice(2);

@@ -7,6 +7,7 @@ import authentication from './plugins/app/authentication.js';
 import errorHandler from './plugins/app/error-handler.js';
 import httpSecurity from './plugins/app/http-security.js';
 import jsonBody from './plugins/app/json-body.js';
+import metrics from './plugins/app/metrics.js';
 import openapi from './plugins/app/openapi.js';
 import repositories from './plugins/app/repositories.js';
 import services from './plugins/app/services.js';
@@ -17,6 +18,7 @@ import byokRoutes from './routes/byok/byok-routes.js';
 import conversationRoutes from './routes/conversation/conversation-routes.js';
 import codehostRoutes from './routes/auth/codehost-routes.js';
 import healthRoutes from './routes/health/health-routes.js';
+import metricsRoutes from './routes/metrics/metrics-routes.js';
 import usageRoutes from './routes/usage/usage-routes.js';
 import pullRequestsRoutes from './routes/pull-requests/pull-requests-routes.js';
 import reviewRoutes from './routes/review/review-routes.js';
@@ -41,6 +43,7 @@ export const serviceApp = fp<AppOptions>(
   async (app, options) => {
     const { role } = options.config;
     await app.register(infrastructure, options);
+    await app.register(metrics);
     await app.register(repositories);
     await app.register(services);
 
@@ -55,6 +58,7 @@ export const serviceApp = fp<AppOptions>(
       await app.register(authentication);
 
       await app.register(healthRoutes);
+      await app.register(metricsRoutes);
       await app.register(authRoutes, { prefix: '/auth' });
       await app.register(codehostRoutes, { prefix: '/auth' });
       await app.register(usersRoutes, { prefix: '/users' });
@@ -83,6 +87,9 @@ export function fastifyOptions(config: AppConfig, logger: FastifyServerOptions['
     trustProxy: config.trustProxy,
     // Request ids are generated here, never taken from a client header.
     requestIdHeader: false,
+    // The first start creates the embedded database (PGlite's initdb, the migrations and their
+    // extensions): seconds, and on a busy machine more than Fastify's default 10 s for a plugin.
+    pluginTimeout: 60_000,
   };
 }
 

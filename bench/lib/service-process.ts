@@ -25,6 +25,8 @@ export interface ServiceProcess {
   pid: number;
   /** The service's database, for checking what it stored (embedded: stops the server first). */
   inspect<T>(look: (database: DatabaseHandle) => Promise<T>): Promise<T>;
+  /** Starts the server again on the same database (after `inspect` stopped an embedded one); its new URL. */
+  restart(): Promise<string>;
   /** Stops the server and removes the database, the Redis keys and the data directory. */
   cleanup(): Promise<void>;
 }
@@ -34,7 +36,11 @@ export interface ServiceProcess {
  * share the service's event loop, or both are measured at half speed. If it fails to start, what
  * was created for it is removed before the error is thrown.
  */
-export async function startService(backend: Backend, env: Record<string, string> = {}): Promise<ServiceProcess> {
+export async function startService(
+  backend: Backend,
+  env: Record<string, string> = {},
+  { createDatabase = false }: { createDatabase?: boolean } = {},
+): Promise<ServiceProcess> {
   const servers = backend === 'servers' ? benchServerUrls() : undefined;
   const redisKeyPrefix = `${uniqueName('bench')}:`;
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-'));
@@ -51,8 +57,7 @@ export async function startService(backend: Backend, env: Record<string, string>
     await rm(dataDir, { recursive: true, force: true });
   };
 
-  try {
-    database = servers === undefined ? undefined : await createTestDatabase(servers.databaseUrl);
+  const launch = async () => {
     server = await startServer(
       {
         NODE_ENV: 'production',
@@ -65,15 +70,24 @@ export async function startService(backend: Backend, env: Record<string, string>
       },
       { logFile: join(dataDir, 'server.log') },
     );
+    return server.url!;
+  };
+
+  try {
+    database = servers === undefined ? undefined : await createTestDatabase(servers.databaseUrl);
+    // An embedded database created here, not in the service: on a busy machine PGlite's initdb can
+    // outlast Fastify's 10 s plugin timeout, and a scenario that is not about start-up need not wait on it.
+    if (createDatabase && database === undefined) await (await openDatabase({ url: undefined, dataDir })).close();
+    await launch();
   } catch (error) {
     await cleanup().catch((cleanupError: unknown) => console.error('cleanup after a failed start failed:', cleanupError));
     throw error;
   }
 
   return {
-    url: server.url!,
+    url: server!.url!,
     dataDir,
-    pid: server.pid,
+    pid: server!.pid,
     inspect: async (look) => {
       if (database === undefined) await stop();
       const handle = await openDatabase({ url: database?.url, dataDir });
@@ -82,6 +96,10 @@ export async function startService(backend: Backend, env: Record<string, string>
       } finally {
         await handle.close();
       }
+    },
+    restart: async () => {
+      await stop();
+      return launch();
     },
     cleanup,
   };

@@ -111,7 +111,7 @@ export class ModelRouter {
       fetch: provider.customBaseUrl === null ? undefined : this.deps.policy.fetch,
     });
     return {
-      model: this.deps.meter.wrap(model, { userId, pricing: null }),
+      model: this.deps.meter.wrap(model, { userId, pricing: null, provider: name }),
       modelId,
       source: 'byok',
       providerId: provider.id,
@@ -124,7 +124,7 @@ export class ModelRouter {
     const { baseUrl, apiKey } = this.deps.config.platformAi;
     const model = createLanguageModel({ provider: 'platform', baseUrl: baseUrl!, apiKey: apiKey ?? '', modelId: entry.id });
     return {
-      model: this.deps.meter.wrap(model, { userId, pricing: { inputPrice: entry.inputPrice, outputPrice: entry.outputPrice } }),
+      model: this.deps.meter.wrap(model, { userId, pricing: { inputPrice: entry.inputPrice, outputPrice: entry.outputPrice }, provider: 'platform' }),
       modelId: entry.id,
       source: 'platform',
       providerId: null,

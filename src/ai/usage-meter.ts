@@ -1,5 +1,6 @@
 import type { LanguageModelV3, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
 import { wrapLanguageModel } from 'ai';
+import type { ServiceMetrics } from '../adapters/metrics/service-metrics.js';
 import type { Logger } from '../lib/logger.js';
 import type { UsageIncrement, UsageRepository } from '../repositories/usage-repository.js';
 
@@ -13,6 +14,8 @@ export interface Pricing {
 export interface MeterTarget {
   userId: string;
   pricing: Pricing | null;
+  /** The provider's name (`platform`, `openai`, …), for the metrics. */
+  provider: string;
 }
 
 /** Tokens of one generation, and its cost under `pricing` (none for BYOK). */
@@ -37,6 +40,7 @@ export class UsageMeter {
   constructor(
     private readonly usage: UsageRepository,
     private readonly log: Logger,
+    private readonly metrics?: Pick<ServiceMetrics, 'modelTokens' | 'platformCost'>,
   ) {}
 
   wrap(model: LanguageModelV3, target: MeterTarget): LanguageModelV3 {
@@ -46,12 +50,12 @@ export class UsageMeter {
         specificationVersion: 'v3',
         wrapGenerate: async ({ doGenerate }) => {
           const result = await doGenerate();
-          await this.record(target, result.usage);
+          await this.record(target, result.usage, model.modelId);
           return result;
         },
         wrapStream: async ({ doStream }) => {
           const { stream, ...rest } = await doStream();
-          const record = (usage: LanguageModelV3Usage) => this.record(target, usage);
+          const record = (usage: LanguageModelV3Usage) => this.record(target, usage, model.modelId);
           return {
             ...rest,
             stream: stream.pipeThrough(
@@ -69,11 +73,26 @@ export class UsageMeter {
   }
 
   /** A failure to record is logged, not thrown: the user already has the answer. */
-  async record(target: MeterTarget, usage: LanguageModelV3Usage): Promise<void> {
+  async record(target: MeterTarget, usage: LanguageModelV3Usage, modelId: string): Promise<void> {
+    const increment = usageIncrement(usage, target.pricing);
+    this.count(target, modelId, increment);
     try {
-      await this.usage.add(target.userId, usageIncrement(usage, target.pricing));
+      await this.usage.add(target.userId, increment);
     } catch (error) {
       this.log.error({ err: error, userId: target.userId }, 'could not record usage');
     }
+  }
+
+  private count(target: MeterTarget, modelId: string, increment: UsageIncrement): void {
+    if (this.metrics === undefined) return;
+    const { modelTokens, platformCost } = this.metrics;
+    const add = (kind: string, tokens: number) => {
+      if (tokens > 0) modelTokens.labels(target.provider, modelId, kind).inc(tokens);
+    };
+    add('input', increment.inputTokens);
+    add('cached_input', increment.cachedInputTokens);
+    add('output', increment.outputTokens);
+    add('reasoning', increment.reasoningTokens);
+    if (target.pricing !== null) platformCost.labels(target.provider, modelId).inc(increment.inputCost + increment.outputCost);
   }
 }

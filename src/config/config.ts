@@ -33,6 +33,8 @@ export interface AppConfig {
   trustProxy: boolean | string;
   logLevel: string;
   reviewMaxFileDiffBytes: number;
+  /** `/metrics`: the scraper's bearer token (unset: not served) and an optional listener of its own. */
+  metrics: { token: string | undefined; port: number | undefined };
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
@@ -55,6 +57,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   // PGlite lives inside one process, so a split deployment needs a database server both sides reach.
   if (env.ROLE !== 'all' && env.DATABASE_URL === undefined) {
     throw new ConfigError('ROLE', `${env.ROLE} needs DATABASE_URL: the embedded database cannot be shared between processes`);
+  }
+  if (env.METRICS_PORT !== undefined && env.METRICS_TOKEN === undefined) {
+    throw new ConfigError('METRICS_PORT', 'needs METRICS_TOKEN: metrics are served only to a scraper that sends it');
   }
   if ((env.GITHUB_CLIENT_ID === undefined) !== (env.GITHUB_CLIENT_SECRET === undefined)) {
     throw new ConfigError('GITHUB_CLIENT_SECRET', 'must be set together with GITHUB_CLIENT_ID');
@@ -98,5 +103,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     reviewMaxFileDiffBytes: env.REVIEW_MAX_FILE_DIFF_BYTES,
+    metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT },
   };
 }

@@ -78,6 +78,10 @@ export const envSchema = z.object({
   /** Not in decisions.md: a file whose diff is larger is skipped as too large, unless `.ai-review.yml` includes it. */
   REVIEW_MAX_FILE_DIFF_BYTES: z.coerce.number({ error: 'must be a number' }).int().positive().default(1_048_576),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Not in decisions.md: the bearer token a Prometheus scraper sends to GET /metrics; unset, no metrics are served. */
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  /** Not in decisions.md: a listener of its own for /metrics, e.g. for ROLE=worker, which serves no HTTP otherwise. */
+  METRICS_PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65_535, 'must be a port number').optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

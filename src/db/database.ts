@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -45,14 +47,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return options.url === undefined ? openPglite(options) : openPostgres(options.url, options.poolSize ?? 20);
 }
 
+/** The extensions the migrations create (title search); PGlite ships them as bundles loaded at open. */
+export const PGLITE_EXTENSIONS = { pg_trgm, btree_gin };
+
 async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   let client: PGlite;
   if (options.pgliteTemplate) {
-    client = await PGlite.create({ loadDataDir: options.pgliteTemplate });
+    client = await PGlite.create({ loadDataDir: options.pgliteTemplate, extensions: PGLITE_EXTENSIONS });
   } else {
     const dir = join(options.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
-    client = await PGlite.create(dir);
+    client = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS });
   }
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   await migratePglite(db as never, { migrationsFolder });

@@ -15,6 +15,24 @@ export interface PullRequestFilter {
 
 export const PAGE_SIZE = 20;
 
+/** What a list page shows: never the payload (`bodyBlob`) or the cached diff, which are kilobytes a row. */
+const listColumns = {
+  title: pullRequests.title,
+  prId: pullRequests.prId,
+  prNumber: pullRequests.prNumber,
+  repositoryName: pullRequests.repositoryName,
+  state: pullRequests.state,
+  diff: pullRequests.diff,
+  additions: pullRequests.additions,
+  deletions: pullRequests.deletions,
+  reviewStatus: pullRequests.reviewStatus,
+  createdAt: pullRequests.createdAt,
+  headBranch: pullRequests.headBranch,
+  baseBranch: pullRequests.baseBranch,
+  updatedAt: pullRequests.updatedAt,
+  htmlUrl: pullRequests.htmlUrl,
+};
+
 /** The owner's pull request, named by GitHub's id or the internal id. */
 export const ownedPullRequest = (userId: string, selector: PullRequestSelector) =>
   and(eq(pullRequests.userId, userId), 'prId' in selector ? eq(pullRequests.prId, selector.prId) : eq(pullRequests.id, selector.id));
@@ -39,8 +57,9 @@ export class PullRequestRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * One page of a user's pull requests; every variant is one range of a (user_id, …, updated_at)
-   * index. The query itself is returned (awaiting it runs it) so tests can EXPLAIN it.
+   * One page of a user's pull requests; every variant is one range of a (user_id, …, updated_at, id)
+   * index, or a search in the (user_id, title trigram) index, whichever the planner finds cheaper
+   * for the term. The query itself is returned (awaiting it runs it) so tests can EXPLAIN it.
    */
   list(userId: string, filter: PullRequestFilter) {
     const conditions: Array<SQL | undefined> = [eq(pullRequests.userId, userId)];
@@ -50,7 +69,7 @@ export class PullRequestRepository {
     if (filter.cursor !== undefined) conditions.push(filter.order === 'desc' ? lte(pullRequests.updatedAt, filter.cursor) : gte(pullRequests.updatedAt, filter.cursor));
     const direction = filter.order === 'desc' ? desc : asc;
     return this.db
-      .select()
+      .select(listColumns)
       .from(pullRequests)
       .where(and(...conditions))
       .orderBy(direction(pullRequests.updatedAt), direction(pullRequests.id))

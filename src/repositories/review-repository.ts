@@ -16,6 +16,7 @@ import {
   type User,
   type WorkspaceSettings,
 } from '../db/schema/index.js';
+import type { ScorableReview } from '../review/findings/score.js';
 import { ownedPullRequest, updatePullRequestQuietly } from './pull-request-repository.js';
 
 export interface ManualRun {
@@ -53,10 +54,15 @@ export const PREVIOUS_RUN_SNAPSHOT = `case when reviews.status = 'pending' then 
   'status', reviews.status, 'state', reviews.state, 'headSha', reviews.head_sha, 'mode', reviews.mode,
   'triggedBy', reviews.trigged_by, 'attemptNumber', reviews.attempt_number, 'duration', reviews.duration,
   'failureReason', reviews.failure_reason, 'startedAt', reviews.started_at, 'completedAt', reviews.completed_at) end`;
+/** Told of every run that finishes (a superseded run's writes do nothing, and are not told). */
+export type RunFinished = (outcome: 'completed' | 'failed', mode: ReviewMode) => void;
 
 /** The review of a pull request and its runs; every write of a run is fenced by its run id. */
 export class ReviewRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly finished: RunFinished = () => undefined,
+  ) {}
 
   /**
    * Starts a manual run: the pull request's one review row (created if missing) goes back to
@@ -126,7 +132,7 @@ export class ReviewRepository {
    * supersedes, losing it in a database crash costs nothing (steps check the run, not the state).
    */
   advance(id: string, runId: string, state: PipelineState, attempt: number, { relaxed = false } = {}): Promise<boolean> {
-    return this.updateRun(id, runId, { state, attemptNumber: attempt }, { relaxed });
+    return this.updateRun(id, runId, { state, attemptNumber: attempt }, { relaxed }).then(isCurrent);
   }
 
   /** The extracted content of a run and its new state, in one commit. False when the run is no longer current. */
@@ -136,7 +142,7 @@ export class ReviewRepository {
       runId,
       { state: 'PR_CONTENT_EXTRACTED', attemptNumber: attempt, incrementalDiff: content.incrementalDiff, mode: content.mode, repositoryConfig: content.repositoryConfig },
       { pullRequest: { diffContent: content.diff } },
-    );
+    ).then(isCurrent);
   }
 
   /**
@@ -202,10 +208,22 @@ export class ReviewRepository {
     return row;
   }
 
-  /** The user's most recent reviews with their pull requests, newest first. */
+  /**
+   * The user's most recent reviews with their pull requests, newest first: what the dashboard shows,
+   * and of the review's JSON only what scoring reads (not the payload, the diff or the findings' texts).
+   */
   recentForUser(userId: string, limit: number) {
     return this.db
-      .select({ review: reviews, pr: pullRequests })
+      .select({
+        review: {
+          id: reviews.id,
+          status: reviews.status,
+          reviewSummary: reviews.reviewSummary,
+          completedAt: reviews.completedAt,
+          scorable: sql<ScorableReview | null>`jsonb_build_object('comments', ${reviews.reviewRawJson} -> 'comments', 'confidence', ${reviews.reviewRawJson} -> 'confidence')`,
+        },
+        pr: { id: pullRequests.id, prId: pullRequests.prId, prNumber: pullRequests.prNumber, title: pullRequests.title, repositoryName: pullRequests.repositoryName },
+      })
       .from(reviews)
       .innerJoin(pullRequests, eq(pullRequests.id, reviews.id))
       .where(eq(reviews.userId, userId))
@@ -213,33 +231,37 @@ export class ReviewRepository {
       .limit(limit);
   }
 
-  private finish(id: string, runId: string, status: 'completed' | 'failed', changes: RunChanges): Promise<boolean> {
-    return this.updateRun(id, runId, { ...changes, status, completedAt: new Date(), duration: elapsed() }, { pullRequest: { reviewStatus: status } });
+  private async finish(id: string, runId: string, status: 'completed' | 'failed', changes: RunChanges): Promise<boolean> {
+    const mode = await this.updateRun(id, runId, { ...changes, status, completedAt: new Date(), duration: elapsed() }, { pullRequest: { reviewStatus: status } });
+    if (mode !== undefined) this.finished(status, mode);
+    return mode !== undefined;
   }
 
   /**
    * Every write of a run: applied only while the run is current (its id, still pending), with the
-   * pull request's side in the same commit. False when the run is no longer current.
+   * pull request's side in the same commit. The run's mode, or undefined when it is no longer current.
    */
   private updateRun(
     id: string,
     runId: string,
     changes: RunChanges,
     { pullRequest, relaxed = false }: { pullRequest?: Parameters<typeof updatePullRequestQuietly>[2]; relaxed?: boolean },
-  ): Promise<boolean> {
+  ): Promise<ReviewMode | undefined> {
     return this.db.transaction(async (tx) => {
       if (relaxed) await tx.execute(sql`set local synchronous_commit = off`);
       const rows = await tx
         .update(reviews)
         .set(changes)
         .where(and(eq(reviews.id, id), eq(reviews.runId, runId), eq(reviews.status, 'pending')))
-        .returning({ id: reviews.id });
-      if (rows.length === 0) return false;
+        .returning({ mode: reviews.mode });
+      if (rows.length === 0) return undefined;
       if (pullRequest !== undefined) await updatePullRequestQuietly(tx, id, pullRequest);
-      return true;
+      return rows[0]!.mode;
     });
   }
 }
+
+const isCurrent = (mode: ReviewMode | undefined) => mode !== undefined;
 
 /** Milliseconds since the run started, computed by the database from the row itself. */
 const elapsed = () => sql<number>`greatest(0, (extract(epoch from (now() - ${reviews.startedAt})) * 1000)::int)`;

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { ServiceMetrics } from '../adapters/metrics/service-metrics.js';
 import type { GitHubClient } from '../adapters/github/github-client.js';
 import type { KeyValueStore } from '../adapters/kv/key-value-store.js';
 import type { Mailer } from '../adapters/mail/mailer.js';
@@ -24,6 +25,9 @@ declare module 'fastify' {
     repos: Repositories;
     services: Services;
     authRateLimit: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    metrics: ServiceMetrics;
+    /** The port of the metrics listener, when METRICS_PORT is set. */
+    metricsPort?: number;
   }
 
   interface FastifyRequest {

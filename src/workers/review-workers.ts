@@ -14,13 +14,15 @@ export interface ReviewWorkerOptions {
  * `extractedPrContent`. A job that fails for good fails its run, with the reason kept.
  */
 export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorkerOptions = {}) {
-  const { repos, queue, config } = app;
+  const { repos, queue, config, metrics } = app;
   const log = app.log.child({ component: 'review' });
   const reason = (error: Error) => error.message || error.name;
   const failRun = async (job: Job<'sanitizedPrPayload' | 'extractedPrContent'>, error: Error) => {
+    metrics.jobsFailed.labels(job.name).inc();
     await repos.reviews.fail(job.payload.pullRequestId, job.payload.runId, reason(error), job.attempt);
   };
   const failDelivery = async (job: Job<'unprocessedWebhookPayload'>, error: Error) => {
+    metrics.jobsFailed.labels(job.name).inc();
     const run = await currentRunOfDelivery(repos, job.payload.deliveryId);
     if (run !== undefined) await repos.reviews.fail(run.pr.id, run.review.runId, reason(error), job.attempt);
   };
@@ -28,7 +30,14 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
     <N extends QueueName>(handler: (job: Job<N>) => Promise<void>) =>
     async (job: Job<N>) => {
       log.debug({ queue: job.name, jobId: job.id, attempt: job.attempt }, 'job started');
-      await handler(job);
+      const started = performance.now();
+      let outcome = 'failed';
+      try {
+        await handler(job);
+        outcome = 'completed';
+      } finally {
+        metrics.jobDuration.labels(job.name, outcome).observe((performance.now() - started) / 1000);
+      }
     };
 
   queue.process('unprocessedWebhookPayload', traced((job) => sanitizeDelivery({ reviews: repos.reviews, queue }, job)), { concurrency: 4, onFailed: failDelivery });

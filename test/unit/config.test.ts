@@ -52,6 +52,9 @@ describe('configuration', () => {
     [{ GITHUB_CLIENT_ID: 'id-only' }, 'GITHUB_CLIENT_SECRET'],
     [{ NODE_ENV: 'production', ENCRYPTION_KEY: KEY }, 'GITHUB_WEBHOOK_SECRET'],
     [{ NODE_ENV: 'production', GITHUB_WEBHOOK_SECRET: 's' }, 'ENCRYPTION_KEY'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
+    [{ METRICS_PORT: '9464' }, 'METRICS_PORT'],
+    [{ METRICS_TOKEN: 'a-long-enough-scraper-token', METRICS_PORT: 'ninety' }, 'METRICS_PORT'],
   ])('refuses %o with a message naming %s', (env, variable) => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(new RegExp(`^Invalid configuration: ${variable}: `));
   });
@@ -74,6 +77,14 @@ describe('configuration', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, 'utf8')).toBe(first.toString('hex'));
     expect(loadConfig({ DATA_DIR: dir }).encryptionKey.equals(first)).toBe(true);
+  });
+
+  it('serves metrics only with a token, on a port of their own when asked', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).metrics).toEqual({ token: undefined, port: undefined });
+    expect(loadConfig({ DATA_DIR: dataDir(), METRICS_TOKEN: 'a-long-enough-scraper-token', METRICS_PORT: '9464' }).metrics).toEqual({
+      token: 'a-long-enough-scraper-token',
+      port: 9464,
+    });
   });
 
   it('splits roles only on a database server', () => {

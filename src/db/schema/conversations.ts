@@ -16,7 +16,7 @@ export const aiConversations = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [index('ai_conversations_user_updated_idx').on(table.userId, table.updatedAt.desc())],
+  (table) => [index('ai_conversations_user_updated_idx').on(table.userId, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst())],
 );
 
 /** Spelled as the API document spells them. */

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, text, uuid, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, primaryUuid, updatedAt } from './columns.js';
 import { users } from './users.js';
@@ -41,9 +42,15 @@ export const pullRequests = pgTable(
     updatedAt: updatedAt(),
   },
   (table) => [
-    // Serves the list, the summary and the repository filter, all scoped to one user by updatedAt.
-    index('pull_requests_user_updated_idx').on(table.userId, table.updatedAt.desc()),
-    index('pull_requests_user_status_updated_idx').on(table.userId, table.reviewStatus, table.updatedAt.desc()),
+    // Each list variant is one range of one index, in its order, tie-breaker (id) included, so a
+    // page reads 20 entries and sorts nothing; `asc` walks the same index backwards. NULLS FIRST is
+    // what `ORDER BY … DESC` means: drizzle's bare desc() writes NULLS LAST, which no query matches.
+    index('pull_requests_user_updated_idx').on(table.userId, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    index('pull_requests_user_status_updated_idx').on(table.userId, table.reviewStatus, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    index('pull_requests_user_repository_updated_idx').on(table.userId, table.repositoryName, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    // Title search (ILIKE '%term%'): trigrams, with the user in the same GIN index (btree_gin), so a
+    // rare term finds the user's few matches without walking the user's pull requests.
+    index('pull_requests_user_title_trgm_idx').using('gin', table.userId, sql`${table.title} gin_trgm_ops`),
   ],
 );
 

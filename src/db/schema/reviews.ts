@@ -77,7 +77,7 @@ export const reviews = pgTable(
   },
   (table) => [
     uniqueIndex('reviews_pr_id_key').on(table.prId),
-    index('reviews_user_started_idx').on(table.userId, table.startedAt.desc()),
+    index('reviews_user_started_idx').on(table.userId, table.startedAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
   ],
 );
 

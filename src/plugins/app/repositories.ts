@@ -37,7 +37,7 @@ export default fp(
       pullRequests: new PullRequestRepository(app.db),
       webhookIntake: new WebhookIntakeRepository(app.database),
       deliveries: new WebhookDeliveryRepository(app.db),
-      reviews: new ReviewRepository(app.db),
+      reviews: new ReviewRepository(app.db, (outcome, mode) => app.metrics.reviews.labels(outcome, mode).inc()),
       byokProviders: new ByokProviderRepository(app.db),
       workspace: new WorkspaceRepository(app.db),
       conversations: new ConversationRepository(app.db),
@@ -45,5 +45,5 @@ export default fp(
     };
     app.decorate('repos', repositories);
   },
-  { name: 'repositories', dependencies: ['infrastructure'] },
+  { name: 'repositories', dependencies: ['infrastructure', 'metrics'] },
 );

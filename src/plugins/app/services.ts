@@ -47,7 +47,7 @@ export default fp(
       directory,
       workspace: repos.workspace,
       usage: repos.usage,
-      meter: new UsageMeter(repos.usage, log.child({ component: 'usage' })),
+      meter: new UsageMeter(repos.usage, log.child({ component: 'usage' }), app.metrics),
       secretBox: app.secretBox,
       policy,
     });

@@ -6,7 +6,7 @@ import type { PullRequestSelector } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import type { FindingFeedbackRepository } from '../../repositories/finding-feedback-repository.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
-import { countBySeverity, scoreReview, type ScorableReview } from '../../review/findings/score.js';
+import { countBySeverity, scoreReview } from '../../review/findings/score.js';
 import type { informationItem, listItem } from './review-schemas.js';
 
 export const DASHBOARD_SIZE = 3;
@@ -72,7 +72,7 @@ export class ReviewService {
   async dashboard(userId: string): Promise<Array<z.input<typeof listItem>>> {
     const rows = await this.deps.reviews.recentForUser(userId, DASHBOARD_SIZE);
     return rows.map(({ review, pr }) => {
-      const raw = (review.reviewRawJson ?? {}) as ScorableReview;
+      const raw = review.scorable ?? {};
       const counts = countBySeverity(raw.comments);
       return {
         id: review.id,

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AppError } from '../../lib/app-error.js';
 import { errorResponses } from '../common-schemas.js';
 import { webhookAcceptedResponse } from './webhook-schemas.js';
 
@@ -49,14 +50,19 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { headers } = request;
-      await webhook.receive({
-        event: header(headers['x-github-event']) ?? header(headers['x-codehost-event']),
+      const event = header(headers['x-github-event']) ?? header(headers['x-codehost-event']);
+      const outcome = await webhook.receive({
+        event,
         deliveryId: header(headers['x-github-delivery']),
         signature: header(headers['x-hub-signature-256']),
         rawBody: request.rawBody ?? Buffer.alloc(0),
         payload: request.body,
         session: request.session,
+      }).catch((error: unknown) => {
+        app.metrics.webhookDelivery(event, error instanceof AppError ? error.code.toLowerCase() : 'error');
+        throw error;
       });
+      app.metrics.webhookDelivery(event, outcome);
       return { message: 'The request has succeeded.' as const };
     },
   );
