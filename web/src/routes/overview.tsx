@@ -24,7 +24,7 @@ export function OverviewPage() {
           <ErrorAlert error={reviews.error} />
           {reviews.data?.length === 0 ? (
             <Empty title="No reviews yet">
-              Reviews appear here when GitHub sends a pull request (install the GitHub App in <Link to="/settings/github">Settings</Link>).
+              Reviews appear here when GitHub sends a pull request: <Link to="/settings/github">set up GitHub</Link>.
             </Empty>
           ) : null}
           <ul className="review-list">
@@ -64,7 +64,7 @@ export function OverviewPage() {
                   aria-label="Allowance used"
                 />
                 <p className="hint">
-                  Platform models spend it; your own keys (<Link to="/settings/providers">Providers</Link>) do not.
+                  Platform models spend it; <Link to="/settings/providers">your own keys</Link> do not.
                 </p>
               </>
             ) : null}

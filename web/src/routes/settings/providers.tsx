@@ -27,7 +27,7 @@ export function ProvidersPage() {
       <p className="meta">Your own keys (BYOK): reviews and chat on them spend none of the free allowance. A key is stored encrypted and never shown again.</p>
       <AddProvider />
       <section className="stack" aria-labelledby="providers-heading">
-        <h2 id="providers-heading">Your providers</h2>
+        <h2 id="providers-heading">Saved keys</h2>
         {providers.isPending ? <Loading /> : null}
         <ErrorAlert error={providers.error} />
         {providers.data?.length === 0 ? <Empty title="No provider keys yet">Platform models serve you until the allowance is spent.</Empty> : null}
