@@ -1,4 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { WEB_DIST_DIR } from '../../src/plugins/app/web-app.js';
@@ -33,14 +34,16 @@ const isTitle = (messages: unknown) => JSON.stringify(messages).includes('Write 
  * headless Chromium. The model reviews with the sample findings, names threads, and answers chat
  * messages with what `chatReply` returns.
  */
-export async function browserWorld(options: { chatReply?: () => ScriptedReply } = {}): Promise<BrowserWorld> {
+export async function browserWorld(options: { chatReply?: () => ScriptedReply; reviewDelayMs?: () => number } = {}): Promise<BrowserWorld> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const world = await reviewWorld({ PUBLIC_URL: baseUrl, FREE_ALLOWANCE_USD: '5' });
   const reviewer = scriptedReviewer();
-  world.model.reply((request) => {
+  world.model.reply(async (request) => {
     if (isTitle(request.body.messages)) return { text: 'Loop bound question' };
     if (isChat(request.body)) return options.chatReply?.() ?? { text: 'A **short** answer.' };
+    const delay = options.reviewDelayMs?.() ?? 0;
+    if (delay > 0) await sleep(delay);
     return reviewer(request);
   });
   await world.t.app.listen({ port, host: '127.0.0.1' });

@@ -30,7 +30,9 @@ export const DiffView = forwardRef<DiffViewHandle, { diff: string; findings: rea
 
   const listRef = useRef<HTMLDivElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
-  useLayoutEffect(() => setScrollMargin(listRef.current?.offsetTop ?? 0), []);
+  useLayoutEffect(() => {
+    setScrollMargin(listRef.current?.offsetTop ?? 0);
+  }, []);
   const virtualizer = useWindowVirtualizer({
     count: files.length,
     estimateSize: (index) => 56 + Math.min(changedLines(files[index]!), FOLD_LINES) * 21,
@@ -44,7 +46,9 @@ export const DiffView = forwardRef<DiffViewHandle, { diff: string; findings: rea
       if (index === -1) return;
       virtualizer.scrollToIndex(index, { align: 'start' });
       // Once the file is rendered and measured, bring the finding itself into view.
-      setTimeout(() => document.getElementById(`diff-${finding.id ?? `${finding.file}:${finding.line}`}`)?.scrollIntoView({ block: 'center' }), 120);
+      setTimeout(() => {
+        void document.getElementById(`diff-${finding.id ?? `${finding.file}:${finding.line}`}`)?.scrollIntoView({ block: 'center' });
+      }, 120);
     },
   }));
 

@@ -35,8 +35,13 @@ export function ChatPage() {
   const [text, setText] = useState('');
   const endRef = useRef<HTMLDivElement>(null);
 
-  useEffect(() => setLive(null), [conversationId]);
-  useEffect(() => endRef.current?.scrollIntoView({ block: 'end' }), [live?.answer.text, history.data?.length]);
+  useEffect(() => {
+    setLive(null);
+  }, [conversationId]);
+  // A block body: Chromium's scrollIntoView returns a promise, which React would take for a cleanup.
+  useEffect(() => {
+    void endRef.current?.scrollIntoView({ block: 'end' });
+  }, [live?.answer.text, history.data?.length]);
 
   const send = async (message: string) => {
     setError(null);
