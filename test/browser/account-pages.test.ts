@@ -25,6 +25,14 @@ describe('accounts and settings in the browser', () => {
     // Signed out: to /login, remembering the page asked for.
     await page.waitForURL(/\/login\?redirect=%2Fsettings%2Freview/);
     await expectHeading(page, 'Sign in');
+    // The first page's JavaScript, as sent (compressed): routes are split, so it stays small.
+    const script = await page.evaluate<{ encoded: number; decoded: number; files: number }>(
+      `performance.getEntriesByType('resource').filter((entry) => entry.name.endsWith('.js'))
+        .reduce((sum, entry) => ({ encoded: sum.encoded + entry.encodedBodySize, decoded: sum.decoded + entry.decodedBodySize, files: sum.files + 1 }), { encoded: 0, decoded: 0, files: 0 })`,
+    );
+    console.log(`first page: ${script.files} scripts, ${(script.encoded / 1024).toFixed(1)} KB compressed (${(script.decoded / 1024).toFixed(1)} KB uncompressed)`);
+    expect(script.encoded).toBeLessThan(200 * 1024);
+    expect(script.encoded).toBeLessThan(script.decoded / 2);
     await expectAccessible(page, '/login');
     await page.getByRole('link', { name: 'Create an account' }).click();
     await expectHeading(page, /create your account/i);

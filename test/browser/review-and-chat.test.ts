@@ -76,6 +76,8 @@ describe('reviews and chat in the browser', () => {
     expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe('Fix the loop bound in src/math.ts.');
     await expectAccessible(page, '/pulls/:prId');
     await page.screenshot({ path: `${SCREENSHOT_DIR}review-page.png`, fullPage: false });
+    await inDiff.getByRole('article', { name: /CRITICAL Off-by-one/ }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}review-diff.png`, fullPage: false });
     console.log(`review page: findings shown ${findingsShownMs} ms after the click`);
   });
 

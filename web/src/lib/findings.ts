@@ -1,4 +1,4 @@
-import type { Finding } from '../api/types';
+import type { Finding } from '../api/types.js';
 
 export const SEVERITIES = ['CRITICAL', 'MAJOR', 'MINOR', 'INFO'] as const;
 

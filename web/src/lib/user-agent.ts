@@ -1,4 +1,4 @@
-import type { SessionItem } from '../api/types';
+import type { SessionItem } from '../api/types.js';
 
 /** "Chrome on Linux" from the parsed user agent the API keeps. */
 export function deviceName(userAgent: SessionItem['userAgent']): string {

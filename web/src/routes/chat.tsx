@@ -11,6 +11,8 @@ import { joinPages } from '../lib/cursors';
 import { ago } from '../lib/format';
 import type { ChatAnswer } from '../lib/ndjson';
 
+const MODEL_KEY = 'chat-model';
+
 interface Live {
   input: string;
   answer: ChatAnswer;
@@ -29,7 +31,12 @@ export function ChatPage() {
   const threadItems = useMemo(() => joinPages(threads.data?.pages ?? [], (thread) => thread.id), [threads.data]);
   const history = useQuery({ ...queries.history(conversationId ?? ''), enabled: conversationId !== undefined });
   const models = useQuery(queries.modelList());
-  const [model, setModel] = useState('');
+  // The model picked last stays picked, across threads and visits.
+  const [model, setModel] = useState(() => localStorage.getItem(MODEL_KEY) ?? '');
+  const pickModel = (value: string) => {
+    setModel(value);
+    localStorage.setItem(MODEL_KEY, value);
+  };
   const [live, setLive] = useState<Live | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [text, setText] = useState('');
@@ -47,7 +54,8 @@ export function ChatPage() {
     setError(null);
     setLive({ input: message, answer: { text: '', tools: [] }, streaming: true });
     try {
-      const body: ChatRequest = { message, ...modelChoice(model) };
+      const known = models.data?.some((entry) => entry.availableModels.some((option) => `${entry.id}::${option.id}` === model)) ?? false;
+      const body: ChatRequest = { message, ...modelChoice(known ? model : '') };
       if (conversationId) body.conversationId = conversationId;
       else if (prId) body.prId = prId;
       const answer = await streamChat(body, (partial) => setLive({ input: message, answer: partial, streaming: true }));
@@ -190,7 +198,7 @@ export function ChatPage() {
             onKeyDown={onKeyDown}
           />
           <div className="composer-row">
-            <ModelSelect models={models.data} value={model} onChange={setModel} />
+            <ModelSelect models={models.data} value={model} onChange={pickModel} />
             <button type="submit" className="button button-primary" disabled={live?.streaming || !text.trim()}>
               Send
             </button>
