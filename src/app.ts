@@ -87,6 +87,8 @@ export function fastifyOptions(config: AppConfig, logger: FastifyServerOptions['
     trustProxy: config.trustProxy,
     // Request ids are generated here, never taken from a client header.
     requestIdHeader: false,
+    // A fresh embedded database creates and migrates itself at start: seconds, more on a busy machine.
+    pluginTimeout: 60_000,
   };
 }
 

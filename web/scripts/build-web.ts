@@ -62,7 +62,7 @@ async function precompress(): Promise<void> {
     files.map(async (file) => {
       const content = readFileSync(file);
       const [br, gz] = await Promise.all([
-        brotli(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }),
+        brotli(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }),
         gzipAsync(content, { level: 9 }),
       ]);
       writeFileSync(`${file}.br`, br);
