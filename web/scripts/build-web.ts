@@ -78,7 +78,17 @@ export async function buildWeb({ force = false, quiet = false } = {}): Promise<{
     return { built: false, ms: performance.now() - started };
   }
   const { build } = await import('vite');
-  const output = await build({ configFile: join(webDir, 'vite.config.ts'), logLevel: quiet ? 'warn' : 'info' });
+  // Always a production build, whoever runs it (vitest sets NODE_ENV=test, which Vite would honour
+  // and ship React's development build).
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  let output: Awaited<ReturnType<typeof build>>;
+  try {
+    output = await build({ configFile: join(webDir, 'vite.config.ts'), mode: 'production', logLevel: quiet ? 'warn' : 'info' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   const outputs = (Array.isArray(output) ? output : [output]) as Array<{ output?: Array<{ type: string; moduleIds?: string[] }> }>;
   const externalInputs = new Set<string>();
   for (const result of outputs) {
