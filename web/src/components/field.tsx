@@ -46,3 +46,16 @@ export function SelectField({ label, children, hint, ...select }: Labelled & Sel
     </div>
   );
 }
+
+/** A compact labelled select for toolbars: the label names the select alone (not its current option). */
+export function InlineSelect({ label, children, ...select }: { label: string } & SelectHTMLAttributes<HTMLSelectElement>) {
+  const id = useId();
+  return (
+    <span className="inline-label">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} {...select}>
+        {children}
+      </select>
+    </span>
+  );
+}

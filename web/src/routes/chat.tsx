@@ -10,6 +10,7 @@ import { Empty, ErrorAlert, Loading } from '../components/status';
 import { joinPages } from '../lib/cursors';
 import { ago } from '../lib/format';
 import type { ChatAnswer } from '../lib/ndjson';
+import { InlineSelect } from '../components/field';
 
 const MODEL_KEY = 'chat-model';
 
@@ -247,20 +248,17 @@ function modelChoice(value: string): Pick<ChatRequest, 'llmModel' | 'customModel
 
 function ModelSelect({ models, value, onChange }: { models: ModelList | undefined; value: string; onChange: (value: string) => void }) {
   return (
-    <label className="inline-label">
-      Model
-      <select value={value} onChange={(event) => onChange(event.target.value)}>
-        <option value="">Default model</option>
-        {models?.map((entry) => (
-          <optgroup key={entry.id} label={entry.modelProviderName === 'platform' ? 'Platform (free allowance)' : entry.modelProviderName}>
-            {entry.availableModels.map((model) => (
-              <option key={`${entry.id}::${model.id}`} value={`${entry.id}::${model.id}`}>
-                {model.name || model.id}
-              </option>
-            ))}
-          </optgroup>
-        ))}
-      </select>
-    </label>
+    <InlineSelect label="Model" value={value} onChange={(event) => onChange(event.target.value)}>
+      <option value="">Default model</option>
+      {models?.map((entry) => (
+        <optgroup key={entry.id} label={entry.modelProviderName === 'platform' ? 'Platform (free allowance)' : entry.modelProviderName}>
+          {entry.availableModels.map((model) => (
+            <option key={`${entry.id}::${model.id}`} value={`${entry.id}::${model.id}`}>
+              {model.name || model.id}
+            </option>
+          ))}
+        </optgroup>
+      ))}
+    </InlineSelect>
   );
 }

@@ -13,6 +13,7 @@ import { Empty, ErrorAlert, Loading, Notice } from '../components/status';
 import { groupFindings } from '../lib/findings';
 import { dateTime, pipelineStep } from '../lib/format';
 import { repositoryOf } from '../lib/repository';
+import { InlineSelect } from '../components/field';
 
 const route = getRouteApi('/signed-in/pulls/$prId');
 const STEPS = ['WEBHOOK_RECEIVED', 'PAYLOAD_SANITIZED', 'PR_CONTENT_EXTRACTED', 'PROCESSING_COMPLETED'];
@@ -187,14 +188,11 @@ function Actions({ info, prId }: { info: ReviewInformation; prId: string }) {
 
   return (
     <div className="actions card">
-      <label className="inline-label">
-        Mode
-        <select value={mode} onChange={(event) => setMode(event.target.value)}>
-          <option value="quick">Quick</option>
-          <option value="focused">Focused</option>
-          <option value="deep">Deep</option>
-        </select>
-      </label>
+      <InlineSelect label="Mode" value={mode} onChange={(event) => setMode(event.target.value)}>
+        <option value="quick">Quick</option>
+        <option value="focused">Focused</option>
+        <option value="deep">Deep</option>
+      </InlineSelect>
       <button type="button" className="button button-primary" onClick={() => rerun.mutate()} disabled={rerun.isPending || info.reviewStatus === 'pending'}>
         Re-run review
       </button>

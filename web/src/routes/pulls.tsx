@@ -6,6 +6,7 @@ import { StatusBadge } from '../components/badges';
 import { Empty, ErrorAlert, Loading } from '../components/status';
 import { joinPages } from '../lib/cursors';
 import { ago } from '../lib/format';
+import { InlineSelect } from '../components/field';
 
 const route = getRouteApi('/signed-in/pulls');
 
@@ -41,29 +42,28 @@ export function PullsPage() {
           Search pull requests
         </label>
         <input id="pr-search" type="search" placeholder="Search pull requests" value={text} onChange={(event) => setText(event.target.value)} />
-        <label className="inline-label">
-          Review status
-          <select
-            value={search.status ?? 'all'}
-            onChange={(event) => void navigate({ search: (previous) => ({ ...previous, status: event.target.value === 'all' ? undefined : event.target.value }) })}
-          >
-            <option value="all">All</option>
-            <option value="pending">Pending</option>
-            <option value="completed">Completed</option>
-            <option value="failed">Failed</option>
-          </select>
-        </label>
-        <label className="inline-label">
-          Repository
-          <select value={search.repo ?? ''} onChange={(event) => void navigate({ search: (previous) => ({ ...previous, repo: event.target.value || undefined }) })}>
-            <option value="">All repositories</option>
-            {repositories.map((repo) => (
-              <option key={repo} value={repo}>
-                {repo}
-              </option>
-            ))}
-          </select>
-        </label>
+        <InlineSelect
+          label="Review status"
+          value={search.status ?? 'all'}
+          onChange={(event) => void navigate({ search: (previous) => ({ ...previous, status: event.target.value === 'all' ? undefined : event.target.value }) })}
+        >
+          <option value="all">All</option>
+          <option value="pending">Pending</option>
+          <option value="completed">Completed</option>
+          <option value="failed">Failed</option>
+        </InlineSelect>
+        <InlineSelect
+          label="Repository"
+          value={search.repo ?? ''}
+          onChange={(event) => void navigate({ search: (previous) => ({ ...previous, repo: event.target.value || undefined }) })}
+        >
+          <option value="">All repositories</option>
+          {repositories.map((repo) => (
+            <option key={repo} value={repo}>
+              {repo}
+            </option>
+          ))}
+        </InlineSelect>
       </div>
 
       <ErrorAlert error={list.error} />
