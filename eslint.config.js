@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'data', 'dist', 'coverage', 'src/db/migrations'] },
+  { ignores: ['node_modules', 'data', 'dist', 'coverage', 'src/db/migrations', 'web/dist'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -9,6 +9,17 @@ const withServers = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_RE
 const projects: TestProjectInlineConfiguration[] = [
   { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'] } },
   { extends: true, test: { name: 'embedded', include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'], env: { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' } } },
+  // The web app in headless Chromium against the real service (embedded backends: one run is enough).
+  {
+    extends: true,
+    test: {
+      name: 'browser',
+      include: ['test/browser/**/*.test.ts'],
+      env: { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' },
+      globalSetup: ['test/helpers/global-setup.ts', 'test/browser/build-web-setup.ts'],
+      testTimeout: 60_000,
+    },
+  },
 ];
 if (withServers) projects.push({ extends: true, test: { name: 'servers', include: ['test/integration/**/*.test.ts'] } });
 

@@ -11,6 +11,7 @@ import metrics from './plugins/app/metrics.js';
 import openapi from './plugins/app/openapi.js';
 import repositories from './plugins/app/repositories.js';
 import services from './plugins/app/services.js';
+import webApp from './plugins/app/web-app.js';
 import workers, { type WorkerOptions } from './plugins/app/workers.js';
 import infrastructure, { type InfrastructureOptions } from './plugins/external/infrastructure.js';
 import authRoutes from './routes/auth/auth-routes.js';
@@ -31,6 +32,8 @@ export interface AppOptions {
   config: AppConfig;
   infrastructure?: InfrastructureOptions;
   workers?: WorkerOptions;
+  /** The built web app's folder (default `web/dist`). */
+  webDistDir?: string;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -69,6 +72,7 @@ export const serviceApp = fp<AppOptions>(
       await app.register(reviewRoutes, { prefix: '/review' });
       await app.register(conversationRoutes, { prefix: '/conversation' });
       await app.register(workspaceRoutes, { prefix: '/workspace' });
+      await app.register(webApp, { distDir: options.webDistDir });
       if (options.config.github.webhookSecret === undefined) {
         app.log.warn('GITHUB_WEBHOOK_SECRET is not set: unsigned webhook deliveries are accepted (development only)');
       }

@@ -29,6 +29,8 @@ export interface TestAppOptions {
    * Set after validation, which rightly refuses a split role on the embedded database.
    */
   role?: Role;
+  /** A built web app to serve (default: web/dist, when built). */
+  webDistDir?: string;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
         queue: { pollIntervalMs: 20, shutdownGraceMs: 2_000, ...options.infrastructure?.queue },
       },
       workers: { relayIntervalMs: 200, ...options.workers },
+      webDistDir: options.webDistDir,
     },
     fastifyOptions(config, logger),
   );

@@ -16,6 +16,12 @@ describe('sign in with GitHub', () => {
     await github.stop();
   });
 
+  it('tells the web app, without a session, that it is configured', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/auth/codehost/configured' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ configured: true });
+  });
+
   it('redirects to GitHub with the client id, callback, scope and a state', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/auth/codehost' });
     expect(response.statusCode).toBe(302);

@@ -63,7 +63,7 @@ describe('the review pipeline, end to end', () => {
     const email = await world.t.outbox.latest(user.email, { subject: `Review ready: Codertocat/Hello-World#${payload.pull_request.number} Emailed review` });
     expect(email.text).toContain('Score: 80');
     expect(email.text).toContain('2 findings: 1 critical, 0 warnings, 1 suggestion.');
-    expect(email.text).toContain(`/review/information/${payload.pull_request.id}`);
+    expect(email.text).toContain(`/pulls/${payload.pull_request.id}`);
   });
 
   it('sends no email when the author turned notifications off', async () => {

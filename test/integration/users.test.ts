@@ -15,6 +15,29 @@ describe('/users', () => {
 
   const patch = (cookie: string, payload: unknown) => t.app.inject({ method: 'PATCH', url: '/users', headers: { cookie }, payload: payload as object });
 
+  it('GET answers the caller’s own profile, as the web app shows it', async () => {
+    const account = await createAccount(t.app, t.outbox);
+    const other = await createAccount(t.app, t.outbox);
+    const response = await t.app.inject({ method: 'GET', url: '/users', headers: { cookie: account.cookie } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      id: account.id,
+      name: account.name,
+      email: account.email,
+      emailNotification: true,
+      loginMethod: 'email',
+      codehostUsername: null,
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+    expect(response.json<{ id: string }>().id).not.toBe(other.id);
+  });
+
+  it('GET needs a session', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/users' });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
+  });
+
   it('updates name, email (lowercased) and notifications, and the new email logs in', async () => {
     const account = await createAccount(t.app, t.outbox);
     const email = uniqueEmail('Renamed');

@@ -16,6 +16,7 @@ import { WorkspaceService } from '../../routes/workspace/workspace-service.js';
 import { ByokDirectory } from '../../services/byok-directory.js';
 import { FindingFeedbackService } from '../../services/finding-feedback-service.js';
 import { SessionService } from '../../services/session-service.js';
+import { PullRequestDiffs } from '../../services/pull-request-diffs.js';
 import { UsageService } from '../../services/usage-service.js';
 
 export interface Services {
@@ -52,6 +53,14 @@ export default fp(
       policy,
     });
 
+    const diffs = new PullRequestDiffs({
+      pullRequests: repos.pullRequests,
+      users: repos.users,
+      github: app.github,
+      secretBox: app.secretBox,
+      fallbackToken: config.github.token,
+    });
+
     const services: Services = {
       sessions,
       auth: new AuthService({
@@ -75,18 +84,15 @@ export default fp(
       }),
       users: new UsersService({ db: app.db, users: repos.users, sessionRecords: repos.sessions, sessions, kv: app.kv }),
       usage: new UsageService(repos.usage, config.freeAllowanceUsd),
-      pullRequests: new PullRequestsService(repos.pullRequests),
+      pullRequests: new PullRequestsService(repos.pullRequests, diffs),
       reviews: new ReviewService({ reviews: repos.reviews, feedback: repos.feedback, queue: app.queue, log }),
       byok: new ByokService({ config, providers: repos.byokProviders, directory, secretBox: app.secretBox, policy }),
       models,
       conversations: new ConversationService({
         conversations: repos.conversations,
         pullRequests: repos.pullRequests,
-        users: repos.users,
         models,
-        github: app.github,
-        secretBox: app.secretBox,
-        fallbackToken: config.github.token,
+        diffs,
         log: log.child({ component: 'chat' }),
       }),
       workspace: new WorkspaceService(repos.workspace),

@@ -225,7 +225,7 @@ async function notify(deps: ReviewStepDeps, pr: PullRequest, owner: User, review
         prHtmlUrl: pr.htmlUrl,
         score: scoreReview(review),
         counts: countBySeverity(review.comments),
-        reviewUrl: `${deps.publicUrl}/review/information/${pr.prId}`,
+        reviewUrl: `${deps.publicUrl}/pulls/${pr.prId}`,
       }),
     );
   } catch (error) {

@@ -21,6 +21,19 @@ const codehostRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
+    '/codehost/configured',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Whether Sign in with GitHub is configured (the sign-in page shows its link only then)',
+        response: { 200: z.object({ configured: z.boolean() }) },
+      },
+    },
+    async () => ({ configured: app.github.oauthConfigured }),
+  );
+
+  app.get(
     '/codehost/callback',
     {
       config: { auth: 'optional' },

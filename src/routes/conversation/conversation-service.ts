@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { APICallError, generateText, stepCountIs, streamText, type LanguageModelUsage, type ModelMessage } from 'ai';
-import type { GitHubClient } from '../../adapters/github/github-client.js';
 import type { ModelChoice, ModelRouter } from '../../ai/model-router.js';
 import type { AiConversation, PullRequest } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
-import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import type { Logger } from '../../lib/logger.js';
 import type { ConversationRepository } from '../../repositories/conversation-repository.js';
 import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
-import type { UserRepository } from '../../repositories/user-repository.js';
-import { githubTokenFor } from '../../services/github-token.js';
+import type { PullRequestDiffs } from '../../services/pull-request-diffs.js';
 import { firstWords, historyMessages, systemPrompt } from './chat-context.js';
 import { chatTools } from './chat-tools.js';
 import type { feedbackBody, historyItem, threadItem } from './conversation-schemas.js';
@@ -33,11 +30,8 @@ export interface ChatInput {
 export interface ConversationServiceDeps {
   conversations: ConversationRepository;
   pullRequests: PullRequestRepository;
-  users: UserRepository;
   models: ModelRouter;
-  github: GitHubClient;
-  secretBox: SecretBox;
-  fallbackToken: string | undefined;
+  diffs: PullRequestDiffs;
   log: Logger;
 }
 
@@ -117,7 +111,7 @@ export class ConversationService {
         model: choice.model,
         system: chat.system,
         messages: chat.messages,
-        tools: chatTools({ userId: chat.userId, pullRequests: this.deps.pullRequests, diffOf: (pr) => this.diffOf(pr) }),
+        tools: chatTools({ userId: chat.userId, pullRequests: this.deps.pullRequests, diffOf: (pr) => this.deps.diffs.of(pr) }),
         stopWhen: stepCountIs(MAX_STEPS),
         abortSignal,
         maxRetries: 1,
@@ -219,15 +213,6 @@ export class ConversationService {
       return pr;
     }
     return thread?.connectedPrId ? this.deps.pullRequests.findOwned(userId, thread.connectedPrId) : undefined;
-  }
-
-  /** The diff from the cache, or from GitHub with the author's token (then cached). */
-  private async diffOf(pr: PullRequest): Promise<string> {
-    if (pr.diffContent !== null) return pr.diffContent;
-    const token = githubTokenFor(await this.deps.users.findById(pr.userId), this.deps.secretBox, this.deps.fallbackToken);
-    const diff = await this.deps.github.pullRequestDiff(pr.repositoryName, pr.prNumber, token);
-    await this.deps.pullRequests.cacheDiff(pr.id, diff);
-    return diff;
   }
 }
 

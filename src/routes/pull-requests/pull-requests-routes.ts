@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireSession } from '../../plugins/app/authentication.js';
 import { errorResponses } from '../common-schemas.js';
-import { listItem, listParams, listQuery, summaryItem, summaryQuery } from './pull-requests-schemas.js';
+import { diffParams, diffText, listItem, listParams, listQuery, summaryItem, summaryQuery } from './pull-requests-schemas.js';
 
 const pullRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { pullRequests } = app.services;
@@ -28,6 +28,22 @@ const pullRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => pullRequests.summary(requireSession(request).userId, request.query.updatedAt, request.query.search),
+  );
+
+  app.get(
+    '/diff/:prId',
+    {
+      schema: {
+        tags,
+        summary: "A pull request's unified diff (cached; read from GitHub first when not)",
+        params: diffParams,
+        response: { 200: diffText, ...errorResponses(400, 401, 404, 503) },
+      },
+    },
+    async (request, reply) => {
+      const diff = await pullRequests.diff(requireSession(request).userId, request.params.prId);
+      return reply.type('text/plain; charset=utf-8').send(diff);
+    },
   );
 
   app.get(

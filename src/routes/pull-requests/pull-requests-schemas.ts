@@ -43,3 +43,7 @@ export const summaryItem = z.object({
   createdAt: isoTimestamp,
   htmlUrl: z.string().nullable(),
 });
+
+export const diffParams = z.object({ prId: z.string().trim().min(1).max(64).meta({ description: "GitHub's pull-request id or the internal id" }) });
+
+export const diffText = z.string().meta({ description: 'The unified diff (text/plain)' });

@@ -2,12 +2,18 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireSession } from '../../plugins/app/authentication.js';
 import { LEGACY_SESSION_COOKIE, clearSessionCookies } from '../auth/session-cookie.js';
 import { errorResponses, noContent } from '../common-schemas.js';
-import { updateUserBody, userResponse } from './users-schemas.js';
+import { profileResponse, updateUserBody, userResponse } from './users-schemas.js';
 
 const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   const { users } = app.services;
   const secure = app.config.publicUrl.startsWith('https:');
   const tags = ['users'];
+
+  app.get(
+    '/',
+    { schema: { tags, summary: 'Your profile', response: { 200: profileResponse, ...errorResponses(401) } } },
+    async (request) => users.profile(requireSession(request).userId),
+  );
 
   app.patch(
     '/',

@@ -18,6 +18,13 @@ export class UsersService {
     },
   ) {}
 
+  async profile(userId: string) {
+    const user = await this.deps.users.findById(userId);
+    if (user === undefined) throw new AppError('UNAUTHORIZED', 'Session expired');
+    const { id, name, email, emailNotification, loginMethod, codehostUsername, createdAt } = user;
+    return { id, name, email, emailNotification, loginMethod, codehostUsername, createdAt: createdAt.toISOString() };
+  }
+
   async update(userId: string, changes: Pick<UserChanges, 'name' | 'email' | 'emailNotification'>) {
     try {
       const user = await this.deps.users.update(userId, changes);

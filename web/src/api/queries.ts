@@ -1,0 +1,83 @@
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { get, getText } from './client';
+import type {
+  HistoryItem,
+  Installation,
+  ModelList,
+  Profile,
+  ProviderCard,
+  PullRequestItem,
+  ReviewInformation,
+  ReviewListItem,
+  SessionInfo,
+  SessionItem,
+  ThreadItem,
+  Usage,
+  WorkspaceSettings,
+} from './types';
+import { api } from './client';
+import { nextCursor } from '../lib/cursors';
+
+export const PAGE_SIZE = 20;
+
+/** Query keys and fetchers in one place, so a mutation invalidates exactly what it changed. */
+export const queries = {
+  session: () => queryOptions({ queryKey: ['session'], queryFn: () => get<SessionInfo>('/auth/session'), staleTime: 60_000, retry: false }),
+  profile: () => queryOptions({ queryKey: ['profile'], queryFn: () => get<Profile>('/users') }),
+  usage: () => queryOptions({ queryKey: ['usage'], queryFn: () => get<Usage>('/usage') }),
+  sessions: () => queryOptions({ queryKey: ['sessions'], queryFn: () => get<SessionItem[]>('/auth/sessions') }),
+  recentReviews: () => queryOptions({ queryKey: ['reviews', 'recent'], queryFn: () => get<ReviewListItem[]>('/review/list') }),
+  latestPullRequests: () => queryOptions({ queryKey: ['pull-requests', 'latest'], queryFn: () => get<PullRequestItem[]>('/pull-request/list') }),
+  pullRequests: (filters: { search: string; status: string; repo: string }) =>
+    infiniteQueryOptions({
+      queryKey: ['pull-requests', 'list', filters],
+      queryFn: ({ pageParam }) =>
+        get<PullRequestItem[]>('/pull-request/list', {
+          search: filters.search || undefined,
+          reviewStatus: filters.status,
+          repo: filters.repo || undefined,
+          lastUpdatedAt: pageParam,
+        }),
+      initialPageParam: undefined as string | undefined,
+      // The cursor is inclusive (`<=`): the last item comes again and is dropped when pages are joined.
+      getNextPageParam: (lastPage) => nextCursor(lastPage, PAGE_SIZE, (item) => item.updatedAt),
+    }),
+  review: (prId: string) =>
+    queryOptions({
+      queryKey: ['review', prId],
+      queryFn: async () => (await get<ReviewInformation[]>(`/review/information/${encodeURIComponent(prId)}`))[0] ?? null,
+      // While the pipeline runs, follow its state.
+      refetchInterval: (query) => (query.state.data?.reviewStatus === 'pending' ? 1_500 : false),
+    }),
+  diff: (prId: string) => queryOptions({ queryKey: ['diff', prId], queryFn: () => getText(`/pull-request/diff/${encodeURIComponent(prId)}`), staleTime: 5 * 60_000, retry: false }),
+  threads: () =>
+    infiniteQueryOptions({
+      queryKey: ['threads'],
+      queryFn: ({ pageParam }) => get<ThreadItem[]>('/conversation', { lastUpdatedAt: pageParam }),
+      initialPageParam: undefined as string | undefined,
+      // Threads come "strictly before" the cursor: no repeat.
+      getNextPageParam: (lastPage) => nextCursor(lastPage, PAGE_SIZE, (item) => item.updatedAt),
+    }),
+  history: (conversationId: string) =>
+    queryOptions({ queryKey: ['history', conversationId], queryFn: () => api<HistoryItem[]>('POST', `/conversation/chat/${conversationId}`, {}) }),
+  modelList: () => queryOptions({ queryKey: ['model-list'], queryFn: () => get<ModelList>('/byok/model-list') }),
+  providers: () => queryOptions({ queryKey: ['providers'], queryFn: () => get<ProviderCard[]>('/byok/providers') }),
+  workspace: () =>
+    queryOptions({ queryKey: ['workspace'], queryFn: async () => (await get<WorkspaceSettings[]>('/workspace/aiSettings'))[0] ?? null }),
+  codehostConfigured: () =>
+    queryOptions({ queryKey: ['codehost-configured'], queryFn: () => get<{ configured: boolean }>('/auth/codehost/configured'), staleTime: Infinity }),
+  installations: () =>
+    queryOptions({
+      queryKey: ['installations'],
+      // Until the GitHub App is configured (or its endpoints exist) the page shows its empty state.
+      queryFn: async () => {
+        try {
+          return { configured: true, items: await get<Installation[]>('/github/installations') };
+        } catch (error) {
+          if (error instanceof Error && 'status' in error && (error.status === 404 || error.status === 503)) return { configured: false, items: [] };
+          throw error;
+        }
+      },
+      retry: false,
+    }),
+};

@@ -1,0 +1,162 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from '@tanstack/react-router';
+import { ApiError } from './api/client';
+import { queries } from './api/queries';
+import { AppLayout } from './components/app-layout';
+import { NotFoundPage } from './routes/not-found';
+import { safeRedirect } from './lib/safe-redirect';
+
+export interface RouterContext {
+  queryClient: QueryClient;
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: Outlet,
+  notFoundComponent: NotFoundPage,
+});
+
+const redirectSearch = (search: Record<string, unknown>): { redirect?: string } => ({ redirect: typeof search.redirect === 'string' ? safeRedirect(search.redirect) : undefined });
+
+// The sign-in pages.
+const loginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/login',
+  validateSearch: redirectSearch,
+  component: lazyRouteComponent(() => import('./routes/login'), 'LoginPage'),
+});
+const signupRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/signup',
+  validateSearch: redirectSearch,
+  component: lazyRouteComponent(() => import('./routes/signup'), 'SignupPage'),
+});
+const forgotPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/forgot-password',
+  component: lazyRouteComponent(() => import('./routes/forgot-password'), 'ForgotPasswordPage'),
+});
+
+/** Every other page needs a session: without one, to /login and back here afterwards. */
+const signedInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'signed-in',
+  beforeLoad: async ({ context, location }) => {
+    try {
+      await context.queryClient.ensureQueryData(queries.session());
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        throw redirect({ to: '/login', search: { redirect: safeRedirect(location.href) } });
+      }
+      throw error;
+    }
+  },
+  component: AppLayout,
+});
+
+const overviewRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/',
+  component: lazyRouteComponent(() => import('./routes/overview'), 'OverviewPage'),
+});
+
+const pullsRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/pulls',
+  validateSearch: (search: Record<string, unknown>): { q?: string; status?: string; repo?: string } => ({
+    q: typeof search.q === 'string' ? search.q : undefined,
+    status: typeof search.status === 'string' && ['pending', 'completed', 'failed'].includes(search.status) ? search.status : undefined,
+    repo: typeof search.repo === 'string' ? search.repo : undefined,
+  }),
+  component: lazyRouteComponent(() => import('./routes/pulls'), 'PullsPage'),
+});
+
+const pullReviewRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/pulls/$prId',
+  component: lazyRouteComponent(() => import('./routes/pull-review'), 'PullReviewPage'),
+});
+
+const chatSearch = (search: Record<string, unknown>): { prId?: string } => ({
+  prId: typeof search.prId === 'string' || typeof search.prId === 'number' ? String(search.prId) : undefined,
+});
+const chatRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/chat',
+  validateSearch: chatSearch,
+  component: lazyRouteComponent(() => import('./routes/chat'), 'ChatPage'),
+});
+const chatThreadRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/chat/$id',
+  validateSearch: chatSearch,
+  component: lazyRouteComponent(() => import('./routes/chat'), 'ChatPage'),
+});
+
+const settingsRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/settings',
+  component: lazyRouteComponent(() => import('./routes/settings/settings-layout'), 'SettingsLayout'),
+});
+const settingsIndexRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ to: '/settings/profile' });
+  },
+});
+const settingsProfileRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '/profile',
+  component: lazyRouteComponent(() => import('./routes/settings/profile'), 'ProfilePage'),
+});
+const settingsSessionsRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '/sessions',
+  component: lazyRouteComponent(() => import('./routes/settings/sessions'), 'SessionsPage'),
+});
+const settingsProvidersRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '/providers',
+  component: lazyRouteComponent(() => import('./routes/settings/providers'), 'ProvidersPage'),
+});
+const settingsReviewRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '/review',
+  component: lazyRouteComponent(() => import('./routes/settings/review-settings'), 'ReviewSettingsPage'),
+});
+const settingsGithubRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '/github',
+  component: lazyRouteComponent(() => import('./routes/settings/github'), 'GithubPage'),
+});
+
+const routeTree = rootRoute.addChildren([
+  loginRoute,
+  signupRoute,
+  forgotPasswordRoute,
+  signedInRoute.addChildren([
+    overviewRoute,
+    pullsRoute,
+    pullReviewRoute,
+    chatRoute,
+    chatThreadRoute,
+    settingsRoute.addChildren([
+      settingsIndexRoute,
+      settingsProfileRoute,
+      settingsSessionsRoute,
+      settingsProvidersRoute,
+      settingsReviewRoute,
+      settingsGithubRoute,
+    ]),
+  ]),
+]);
+
+export function createAppRouter(queryClient: QueryClient) {
+  return createRouter({ routeTree, context: { queryClient }, defaultPreload: 'intent', scrollRestoration: true });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+}

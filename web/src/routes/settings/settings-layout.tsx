@@ -1,0 +1,30 @@
+import { Link, Outlet } from '@tanstack/react-router';
+
+const tabs = [
+  { to: '/settings/profile', label: 'Profile' },
+  { to: '/settings/sessions', label: 'Sessions' },
+  { to: '/settings/providers', label: 'Providers' },
+  { to: '/settings/review', label: 'Review' },
+  { to: '/settings/github', label: 'GitHub' },
+] as const;
+
+export function SettingsLayout() {
+  return (
+    <div className="settings-layout">
+      <nav aria-label="Settings" className="settings-nav">
+        <ul>
+          {tabs.map((tab) => (
+            <li key={tab.to}>
+              <Link to={tab.to} activeProps={{ className: 'active', 'aria-current': 'page' }}>
+                {tab.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="settings-content">
+        <Outlet />
+      </div>
+    </div>
+  );
+}
