@@ -6,6 +6,7 @@ import authRateLimit from './plugins/app/auth-rate-limit.js';
 import authentication from './plugins/app/authentication.js';
 import errorHandler from './plugins/app/error-handler.js';
 import httpSecurity from './plugins/app/http-security.js';
+import inputHygiene from './plugins/app/input-hygiene.js';
 import jsonBody from './plugins/app/json-body.js';
 import openapi from './plugins/app/openapi.js';
 import repositories from './plugins/app/repositories.js';
@@ -50,6 +51,7 @@ export const serviceApp = fp<AppOptions>(
       await app.register(errorHandler);
       await app.register(jsonBody);
       await app.register(httpSecurity);
+      await app.register(inputHygiene);
       await app.register(openapi);
       await app.register(authRateLimit);
       await app.register(authentication);
