@@ -11,11 +11,11 @@ import { isUuid } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import type { ByokProviderChanges, ByokProviderRepository } from '../../repositories/byok-provider-repository.js';
 import type { ByokDirectory } from '../../services/byok-directory.js';
-import { isMaskedKey, type patchBody, type probeBody, type registerBody } from './byok-schemas.js';
+import { isMaskedKey, type patchByIdBody, type probeBody, type registerBody } from './byok-schemas.js';
 
 type RegisterInput = z.output<typeof registerBody>;
 type ProbeInput = z.output<typeof probeBody>;
-type PatchInput = z.output<typeof patchBody>;
+type PatchInput = z.output<typeof patchByIdBody>;
 
 export interface ByokServiceDeps {
   config: Pick<AppConfig, 'byokBaseUrls' | 'platformAi'>;
