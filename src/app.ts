@@ -85,6 +85,9 @@ export function fastifyOptions(config: AppConfig, logger: FastifyServerOptions['
     trustProxy: config.trustProxy,
     // Request ids are generated here, never taken from a client header.
     requestIdHeader: false,
+    // Start waits for the database however long its migrations take (progress is logged); only a
+    // real error stops it, never Fastify's 10 s default.
+    pluginTimeout: 0,
   };
 }
 
