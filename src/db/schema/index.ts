@@ -10,3 +10,4 @@ export * from './conversations.js';
 export * from './usage.js';
 export * from './jobs.js';
 export * from './webhook-deliveries.js';
+export * from './service-settings.js';

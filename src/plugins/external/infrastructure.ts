@@ -15,6 +15,8 @@ import type { AppConfig } from '../../config/config.js';
 import { openDatabase } from '../../db/database.js';
 import { SecretBox } from '../../lib/crypto/secret-box.js';
 import { waitWithProgress } from '../../lib/wait-with-progress.js';
+import { ServiceSettingsRepository } from '../../repositories/service-settings-repository.js';
+import { ensureOneEncryptionKey } from '../../services/encryption-key-guard.js';
 
 /** Knobs that are not configuration: tests and benchmarks use them to isolate and speed up runs. */
 export interface InfrastructureOptions {
@@ -40,6 +42,12 @@ export default fp<{ config: AppConfig; infrastructure?: InfrastructureOptions }>
       openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, pgliteTemplate: infrastructure.pgliteTemplate, migrationsFolder: infrastructure.migrationsFolder }),
       infrastructure.progressEveryMs,
     );
+    try {
+      await ensureOneEncryptionKey(new ServiceSettingsRepository(database.db), config.encryptionKey);
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
     const prefix = config.redisKeyPrefix;
     const redis = config.redisUrl === undefined ? undefined : createRedisConnection({ url: config.redisUrl, keyPrefix: prefix });
     const kv: KeyValueStore = redis === undefined ? new MemoryKeyValueStore() : new RedisKeyValueStore(redis);
