@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp, fastifyOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config/config.js';
+import { serviceSettings } from '../../src/db/schema/index.js';
 import { createTestDatabase, serverUrls } from '../helpers/backends.js';
 
 const quiet = { level: 'silent' };
@@ -59,7 +60,7 @@ describe('one encryption key per database', () => {
     await first.close();
     const again = await start(database === undefined ? dataDir : await tempDir(), env);
     cleanup.push(() => again.close());
-    const { rows } = (await again.database.db.execute('select value from service_settings')) as unknown as { rows: Array<{ value: string }> };
+    const rows = await again.database.db.select().from(serviceSettings);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.value).not.toContain(key);
     expect(rows[0]!.value).toMatch(/^[0-9a-f]{64}$/);
