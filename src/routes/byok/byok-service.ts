@@ -188,7 +188,7 @@ export class ByokService {
     if (customBaseUrl !== null) await this.deps.policy.check(baseUrl);
     let probed: CatalogModel[] | undefined;
     try {
-      probed = await fetchCatalog({ provider: name, apiKey, baseUrl }, { timeoutMs: this.deps.catalogTimeoutMs });
+      probed = await fetchCatalog({ provider: name, apiKey, baseUrl }, { timeoutMs: this.deps.catalogTimeoutMs, fetch: customBaseUrl === null ? undefined : this.deps.policy.fetch });
     } catch (error) {
       if (!(error instanceof CatalogError)) throw error;
       if (error.kind === 'rejected') throw new AppError('BAD_REQUEST', `${name} rejected the API key`);
