@@ -6,6 +6,7 @@ import authRateLimit from './plugins/app/auth-rate-limit.js';
 import authentication from './plugins/app/authentication.js';
 import errorHandler from './plugins/app/error-handler.js';
 import httpSecurity from './plugins/app/http-security.js';
+import inputHygiene from './plugins/app/input-hygiene.js';
 import jsonBody from './plugins/app/json-body.js';
 import metrics from './plugins/app/metrics.js';
 import openapi from './plugins/app/openapi.js';
@@ -56,6 +57,7 @@ export const serviceApp = fp<AppOptions>(
       await app.register(errorHandler);
       await app.register(jsonBody);
       await app.register(httpSecurity);
+      await app.register(inputHygiene);
       await app.register(openapi);
       await app.register(authRateLimit);
       await app.register(authentication);
@@ -91,9 +93,9 @@ export function fastifyOptions(config: AppConfig, logger: FastifyServerOptions['
     trustProxy: config.trustProxy,
     // Request ids are generated here, never taken from a client header.
     requestIdHeader: false,
-    // The first start creates the embedded database (PGlite's initdb, the migrations and their
-    // extensions): seconds, and on a busy machine more than Fastify's default 10 s for a plugin.
-    pluginTimeout: 60_000,
+    // Start waits for the database however long its migrations take (progress is logged); only a
+    // real error stops it, never Fastify's 10 s default.
+    pluginTimeout: 0,
   };
 }
 

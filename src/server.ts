@@ -22,7 +22,14 @@ async function main() {
   }
 
   const startedAt = performance.now();
-  const app = await buildApp({ config });
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    app = await buildApp({ config });
+  } catch (error) {
+    // A start that cannot succeed says why in one line (a wrong key, a database that refused).
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
 
   let closing = false;
   const shutdown = (signal: string) => {

@@ -36,21 +36,24 @@ export interface DatabaseOptions {
   /** A dumped, already migrated PGlite data directory to start from in memory (tests). */
   pgliteTemplate?: Blob;
   poolSize?: number;
+  /** Migrations to apply; the project's own unless a test brings a folder of its own. */
+  migrationsFolder?: string;
 }
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
 // Any constant works; it only has to be the same in every process migrating this database.
 const MIGRATION_LOCK_ID = 727_001;
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   // 20 per process: a chat holds a few short queries while it streams, and 50 at once queued on 10.
-  return options.url === undefined ? openPglite(options) : openPostgres(options.url, options.poolSize ?? 20);
+  const migrationsFolder = options.migrationsFolder ?? MIGRATIONS_FOLDER;
+  return options.url === undefined ? openPglite(options, migrationsFolder) : openPostgres(options.url, options.poolSize ?? 20, migrationsFolder);
 }
 
 /** The extensions the migrations create (title search); PGlite ships them as bundles loaded at open. */
 export const PGLITE_EXTENSIONS = { pg_trgm, btree_gin };
 
-async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
+async function openPglite(options: DatabaseOptions, migrationsFolder: string): Promise<DatabaseHandle> {
   let client: PGlite;
   if (options.pgliteTemplate) {
     client = await PGlite.create({ loadDataDir: options.pgliteTemplate, extensions: PGLITE_EXTENSIONS });
@@ -73,7 +76,7 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   };
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
+async function openPostgres(url: string, poolSize: number, migrationsFolder: string): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client that loses its server emits 'error'; without a listener that kills the process.
   pool.on('error', () => undefined);

@@ -1,17 +1,29 @@
 import type { FastifyServerOptions } from 'fastify';
+import pinoPretty from 'pino-pretty';
 
 const SECRET_QUERY_PARAMS = /([?&](?:code|state|token|otp|key|password|access_token)=)[^&#]*/gi;
 
 /** A URL fit for a log line: values of parameters that may carry secrets are masked. */
 export const redactUrl = (url: string) => url.replace(SECRET_QUERY_PARAMS, '$1[redacted]');
 
+/** One readable line per entry, for a person at a terminal. Redaction has happened before it. */
+export const prettyStream = (destination: NodeJS.WritableStream = process.stdout) =>
+  pinoPretty({ destination, singleLine: true, colorize: destination === process.stdout && Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+
+export interface LoggerFormat {
+  /** Pretty lines instead of JSON; by default when stdout is a terminal (a person reads it, not a collector). */
+  pretty?: boolean;
+}
+
 /**
  * pino with secrets kept out: headers that carry credentials and any field named like a secret
- * are censored, and request URLs lose the values of secret-bearing query parameters.
+ * are censored, and request URLs lose the values of secret-bearing query parameters. JSON lines,
+ * or pretty ones at a terminal.
  */
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+export function loggerOptions(level: string, { pretty = Boolean(process.stdout.isTTY) }: LoggerFormat = {}): FastifyServerOptions['logger'] {
   return {
     level,
+    ...(pretty ? { stream: prettyStream() } : {}),
     redact: {
       paths: [
         'req.headers.cookie',

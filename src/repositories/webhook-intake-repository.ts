@@ -1,7 +1,10 @@
 import type { DatabaseHandle } from '../db/database.js';
 import { PREVIOUS_RUN_SNAPSHOT } from './review-repository.js';
 
-/** One delivery, with the fields the intake stores; `bodyJson` is the raw payload text. */
+/**
+ * One delivery, with the fields the intake stores; `bodyJson` is the raw payload text. The other
+ * strings hold no character PostgreSQL refuses in text (the webhook schema replaced them).
+ */
 export interface IntakeItem {
   deliveryId: string;
   action: string;
@@ -53,13 +56,14 @@ export type IntakeOutcome = 'unknown-author' | 'duplicate' | 'stored' | 'review-
  */
 const INTAKE = `
 with input as (
-  select i.*, u.id as user_id
-  from jsonb_to_recordset($1::jsonb) as i(
+  select i.*, b.body_blob, u.id as user_id
+  from json_to_recordset($1::json) as i(
     ord int, delivery_id text, action text, author_id bigint, pr_id bigint, repository_id text, repository_name text,
     pr_number int, title text, state text, html_url text, diff text, draft boolean, merged boolean,
     head_branch text, base_branch text, base_sha text, head_sha text, merge_commit_sha text,
     commits_count int, additions int, deletions int, changed_files int, created_at timestamptz, updated_at timestamptz,
-    repo_id bigint, repo_html_url text, repo_private boolean, reviewable boolean, body_blob jsonb)
+    repo_id bigint, repo_html_url text, repo_private boolean, reviewable boolean)
+  join unnest($2::json[]) with ordinality as b(body_blob, position) on b.position = i.ord
   left join users u on u.codehost_user_id = i.author_id
 ),
 fresh as (
@@ -161,23 +165,25 @@ const SMALL_FIELDS: Array<[keyof IntakeItem, string]> = [
 ];
 
 /**
- * The batch as one JSON array. Each payload's own text is spliced in as it arrived rather than
- * re-serialized; PostgreSQL's jsonb refuses the NUL character, so `\u0000` escapes become U+FFFD.
+ * The batch's fields as one JSON array (ordinals from 1, as `with ordinality` counts). The payloads
+ * travel apart, as an array of their own texts: json functions would unescape them, and refuse
+ * `\u0000`, while a `json` value keeps the text as it arrived.
  */
-function batchJson(items: IntakeItem[]): string {
-  const rows = items.map((item, ord) => {
-    const fields: Record<string, unknown> = { ord };
-    for (const [key, column] of SMALL_FIELDS) fields[column] = item[key];
-    return `${JSON.stringify(fields).slice(0, -1)},"body_blob":${item.bodyJson.replaceAll('\\u0000', '\\ufffd')}}`;
-  });
-  return `[${rows.join(',')}]`;
+function batchFields(items: IntakeItem[]): string {
+  return JSON.stringify(
+    items.map((item, index) => {
+      const fields: Record<string, unknown> = { ord: index + 1 };
+      for (const [key, column] of SMALL_FIELDS) fields[column] = item[key];
+      return fields;
+    }),
+  );
 }
 
 export class WebhookIntakeRepository {
   constructor(private readonly database: DatabaseHandle) {}
 
   async store(items: IntakeItem[]): Promise<IntakeOutcome[]> {
-    const rows = await this.database.prepared<{ owned: boolean; stored: boolean; review_started: boolean }>('webhook_intake', INTAKE, [batchJson(items)]);
+    const rows = await this.database.prepared<{ owned: boolean; stored: boolean; review_started: boolean }>('webhook_intake', INTAKE, [batchFields(items), items.map((item) => item.bodyJson)]);
     return rows.map((row) => (!row.owned ? 'unknown-author' : !row.stored ? 'duplicate' : row.review_started ? 'review-started' : 'stored'));
   }
 }

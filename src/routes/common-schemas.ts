@@ -43,3 +43,10 @@ export const cursorSchema = z
     return date;
   })
   .meta({ example: '2026-01-31T12:00:00.000Z' });
+
+/**
+ * decisions.md §7: a `PATCH` body that would change nothing (`{}`, or only unknown fields, which
+ * objects strip) is a 400, never a silent no-op or a database error.
+ */
+export const changesSomething = <Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>, changing: string[] = Object.keys(schema.shape)) =>
+  schema.refine((body: Record<string, unknown>) => changing.some((key) => body[key] !== undefined), { message: `send at least one of ${changing.join(', ')}` });

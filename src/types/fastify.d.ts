@@ -40,5 +40,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes need a session unless they say `public` (no session read) or `optional`. */
     auth?: 'public' | 'optional' | 'required';
+    /** The body may hold NUL and unpaired surrogates (decisions.md §7): the route sanitizes it itself. */
+    rawStrings?: boolean;
   }
 }

@@ -9,6 +9,7 @@ export interface Probe {
   label: string;
   signal: AbortSignal;
   timeoutMs: number;
+  fetch: typeof fetch;
 }
 
 export interface JsonGet<S extends z.ZodType> {
@@ -37,7 +38,7 @@ export async function getJson<S extends z.ZodType>(probe: Probe, request: JsonGe
 
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await probe.fetch(url, {
       headers: { accept: 'application/json', 'user-agent': USER_AGENT, ...request.headers },
       // Followed redirects would carry x-api-key and x-goog-api-key to whatever host is named
       // (fetch drops only `authorization` across origins), so a redirect is reported instead.

@@ -19,4 +19,6 @@ export interface CatalogRequest {
 export interface CatalogOptions {
   /** Deadline for the whole probe, every page and the key check included. */
   timeoutMs?: number;
+  /** For a user-supplied base URL: the endpoint policy's fetch, which checks each connection's address. */
+  fetch?: typeof fetch;
 }

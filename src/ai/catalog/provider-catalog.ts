@@ -37,7 +37,7 @@ export async function fetchCatalog(request: CatalogRequest, options: CatalogOpti
   const timeoutMs = options.timeoutMs ?? DEFAULT_CATALOG_TIMEOUT_MS;
   const label = request.provider === 'custom' ? customLabel(request.baseUrl) : LABELS[request.provider];
   checkKey(request, label);
-  const probe: Probe = { baseUrl: request.baseUrl, apiKey: request.apiKey, label, signal: AbortSignal.timeout(timeoutMs), timeoutMs };
+  const probe: Probe = { baseUrl: request.baseUrl, apiKey: request.apiKey, label, signal: AbortSignal.timeout(timeoutMs), timeoutMs, fetch: options.fetch ?? fetch };
   return normalizeCatalog(await LISTERS[request.provider](probe));
 }
 

@@ -11,3 +11,4 @@ export * from './usage.js';
 export * from './jobs.js';
 export * from './webhook-deliveries.js';
 export * from './finding-feedback.js';
+export * from './service-settings.js';

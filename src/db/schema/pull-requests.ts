@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, text, uuid, varchar } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, json, pgTable, text, uuid, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, primaryUuid, updatedAt } from './columns.js';
 import { users } from './users.js';
 
@@ -36,8 +36,12 @@ export const pullRequests = pgTable(
     additions: integer('additions'),
     deletions: integer('deletions'),
     changedFiles: integer('changed_files'),
-    /** The full raw webhook payload, replayed by manual re-reviews. */
-    bodyBlob: jsonb('body_blob').notNull(),
+    /**
+     * The full raw webhook payload, replayed by manual re-reviews. `json`, not `jsonb`: it keeps the
+     * text as GitHub sent it, `\u0000` escapes included (decisions.md §7), and costs no conversion.
+     * Read it whole; PostgreSQL's json operators refuse such escapes.
+     */
+    bodyBlob: json('body_blob').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -14,12 +14,19 @@ import { closeRedis, createRedisConnection } from '../../adapters/redis-connecti
 import type { AppConfig } from '../../config/config.js';
 import { openDatabase } from '../../db/database.js';
 import { SecretBox } from '../../lib/crypto/secret-box.js';
+import { waitWithProgress } from '../../lib/wait-with-progress.js';
+import { ServiceSettingsRepository } from '../../repositories/service-settings-repository.js';
+import { ensureOneEncryptionKey } from '../../services/encryption-key-guard.js';
 
 /** Knobs that are not configuration: tests and benchmarks use them to isolate and speed up runs. */
 export interface InfrastructureOptions {
   /** A migrated PGlite data directory to start from, in memory. */
   pgliteTemplate?: Blob;
   queue?: { retry?: Partial<RetryPolicies>; pollIntervalMs?: number; leaseMs?: number; shutdownGraceMs?: number };
+  /** A migrations folder of the test's own (a slow migration, for the start that must wait). */
+  migrationsFolder?: string;
+  /** How often a slow start says it is still waiting. */
+  progressEveryMs?: number;
 }
 
 /**
@@ -28,7 +35,19 @@ export interface InfrastructureOptions {
  */
 export default fp<{ config: AppConfig; infrastructure?: InfrastructureOptions }>(
   async (app, { config, infrastructure = {} }) => {
-    const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, pgliteTemplate: infrastructure.pgliteTemplate });
+    // As long as it takes: migrations on a large table can run for minutes (Fastify's pluginTimeout is off).
+    const database = await waitWithProgress(
+      app.log,
+      'opening the database and applying migrations',
+      openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, pgliteTemplate: infrastructure.pgliteTemplate, migrationsFolder: infrastructure.migrationsFolder }),
+      infrastructure.progressEveryMs,
+    );
+    try {
+      await ensureOneEncryptionKey(new ServiceSettingsRepository(database.db), config.encryptionKey);
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
     const prefix = config.redisKeyPrefix;
     const redis = config.redisUrl === undefined ? undefined : createRedisConnection({ url: config.redisUrl, keyPrefix: prefix });
     const kv: KeyValueStore = redis === undefined ? new MemoryKeyValueStore() : new RedisKeyValueStore(redis);

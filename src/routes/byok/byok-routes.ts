@@ -4,7 +4,8 @@ import { requireSession } from '../../plugins/app/authentication.js';
 import { errorResponses, noContent } from '../common-schemas.js';
 import {
   modelListResponse,
-  patchBody,
+  patchByIdBody,
+  patchByNameBody,
   patchedResponse,
   probeBody,
   probeResponse,
@@ -69,15 +70,15 @@ const byokRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => byok.cards(requireSession(request).userId),
   );
 
-  const patchSchema = { tags, body: patchBody, response: { 200: patchedResponse, ...errorResponses(400, 401, 404, 409) } };
+  const patchSchema = { tags, response: { 200: patchedResponse, ...errorResponses(400, 401, 404, 409) } };
   app.patch(
     '/providers/:providerId',
-    { schema: { ...patchSchema, summary: 'Change a provider (by id, or by provider name)', params: providerParams } },
+    { schema: { ...patchSchema, summary: 'Change a provider (by id, or by provider name)', params: providerParams, body: patchByIdBody } },
     async (request) => ({ message: 'Provider updated', provider: await byok.patch(requireSession(request).userId, request.params.providerId, request.body) }),
   );
   app.patch(
     '/providers',
-    { schema: { ...patchSchema, summary: 'Change the provider named by modelProviderName in the body' } },
+    { schema: { ...patchSchema, summary: 'Change the provider named by modelProviderName in the body', body: patchByNameBody } },
     async (request) => ({ message: 'Provider updated', provider: await byok.patch(requireSession(request).userId, undefined, request.body) }),
   );
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isWellFormedKey } from '../../ai/catalog/provider-catalog.js';
-import { isoTimestamp } from '../common-schemas.js';
+import { changesSomething, isoTimestamp } from '../common-schemas.js';
 
 export const PROVIDER_NAMES = ['openai', 'anthropic', 'google', 'openrouter', 'custom'] as const;
 export const providerNameSchema = z.enum(PROVIDER_NAMES);
@@ -48,7 +48,7 @@ export const probeBody = z.object({
   customBaseUrl: baseUrlSchema.nullish(),
 });
 
-export const patchBody = z
+const patchFields = z
   .object({
     modelProviderName: providerNameSchema,
     customModels: z.boolean(),
@@ -57,6 +57,12 @@ export const patchBody = z
     availableModels: z.array(catalogModelSchema).max(2000).nullable(),
   })
   .partial();
+
+/** `PATCH /byok/providers/:providerId`: modelProviderName renames the provider. */
+export const patchByIdBody = changesSomething(patchFields);
+
+/** `PATCH /byok/providers`: modelProviderName only selects the provider, so something else must change. */
+export const patchByNameBody = changesSomething(patchFields, ['customModels', 'customBaseURL', 'enabled', 'availableModels']);
 
 export const providerParams = z.object({ providerId: z.string().min(1).max(64) });
 

@@ -11,11 +11,11 @@ import { isUuid } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import type { ByokProviderChanges, ByokProviderRepository } from '../../repositories/byok-provider-repository.js';
 import type { ByokDirectory } from '../../services/byok-directory.js';
-import { isMaskedKey, type patchBody, type probeBody, type registerBody } from './byok-schemas.js';
+import { isMaskedKey, type patchByIdBody, type probeBody, type registerBody } from './byok-schemas.js';
 
 type RegisterInput = z.output<typeof registerBody>;
 type ProbeInput = z.output<typeof probeBody>;
-type PatchInput = z.output<typeof patchBody>;
+type PatchInput = z.output<typeof patchByIdBody>;
 
 export interface ByokServiceDeps {
   config: Pick<AppConfig, 'byokBaseUrls' | 'platformAi'>;
@@ -188,7 +188,7 @@ export class ByokService {
     if (customBaseUrl !== null) await this.deps.policy.check(baseUrl);
     let probed: CatalogModel[] | undefined;
     try {
-      probed = await fetchCatalog({ provider: name, apiKey, baseUrl }, { timeoutMs: this.deps.catalogTimeoutMs });
+      probed = await fetchCatalog({ provider: name, apiKey, baseUrl }, { timeoutMs: this.deps.catalogTimeoutMs, fetch: customBaseUrl === null ? undefined : this.deps.policy.fetch });
     } catch (error) {
       if (!(error instanceof CatalogError)) throw error;
       if (error.kind === 'rejected') throw new AppError('BAD_REQUEST', `${name} rejected the API key`);

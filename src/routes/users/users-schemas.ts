@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import { emailSchema, isoTimestamp, nameSchema } from '../common-schemas.js';
+import { changesSomething, emailSchema, isoTimestamp, nameSchema } from '../common-schemas.js';
 
-export const updateUserBody = z
-  .object({ name: nameSchema, email: emailSchema, emailNotification: z.boolean() })
-  .partial()
-  .refine((body) => Object.values(body).some((value) => value !== undefined), { message: 'send at least one of name, email, emailNotification' });
+export const updateUserBody = changesSomething(z.object({ name: nameSchema, email: emailSchema, emailNotification: z.boolean() }).partial());
 
 export const userResponse = z.object({ id: z.uuid(), name: z.string(), email: z.string(), emailNotification: z.boolean() });
 

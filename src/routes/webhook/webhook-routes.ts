@@ -31,7 +31,8 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/',
     {
-      config: { auth: 'optional' },
+      // GitHub's payload is data to keep: the service stores it raw and sanitizes what it derives.
+      config: { auth: 'optional', rawStrings: true },
       bodyLimit: WEBHOOK_BODY_LIMIT_BYTES,
       schema: {
         tags,

@@ -3,24 +3,26 @@ import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { requireSession } from '../../plugins/app/authentication.js';
 import { errorResponses, noContent } from '../common-schemas.js';
-import { settingsBody, settingsResponse, tabParams } from './workspace-schemas.js';
+import { settingsBody, settingsPatchBody, settingsResponse, tabParams } from './workspace-schemas.js';
 
 const AI_SETTINGS = 'aiSettings';
 
-function checkTab(tab: string) {
-  if (tab !== AI_SETTINGS) throw new AppError('NOT_FOUND', `No workspace tab "${tab}"; the tab is ${AI_SETTINGS}`);
-}
 
 /** Per-mode review models and prompts, tab `aiSettings`. */
 const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
   const { workspace } = app.services;
   const tags = ['workspace'];
 
+  // Another tab is a 404 whatever the body (a no-op PATCH body would otherwise be a 400 first).
+  app.addHook('preValidation', async (request) => {
+    const { tab } = request.params as { tab: string };
+    if (tab !== AI_SETTINGS) throw new AppError('NOT_FOUND', `No workspace tab "${tab}"; the tab is ${AI_SETTINGS}`);
+  });
+
   app.get(
     '/:tab',
     { schema: { tags, summary: 'Your review settings (an array of at most one record)', params: tabParams, response: { 200: settingsResponse, ...errorResponses(401, 404) } } },
     async (request) => {
-      checkTab(request.params.tab);
       return workspace.get(requireSession(request).userId);
     },
   );
@@ -37,7 +39,6 @@ const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      checkTab(request.params.tab);
       await workspace.create(requireSession(request).userId, request.body);
       return reply.code(201).send({ message: 'Resource created successfully' });
     },
@@ -50,12 +51,11 @@ const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Change only the fields sent (null clears one)',
         params: tabParams,
-        body: settingsBody,
+        body: settingsPatchBody,
         response: { 204: noContent, ...errorResponses(400, 401, 404) },
       },
     },
     async (request, reply) => {
-      checkTab(request.params.tab);
       await workspace.patch(requireSession(request).userId, request.body);
       return reply.code(204).send(null);
     },

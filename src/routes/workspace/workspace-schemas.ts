@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp } from '../common-schemas.js';
+import { changesSomething, isoTimestamp } from '../common-schemas.js';
 
 /** The only tab the API document shows; any other is a 404. */
 export const tabParams = z.object({ tab: z.string().max(64) });
@@ -18,6 +18,8 @@ const fields = {
 };
 
 export const settingsBody = z.object(fields).partial().strict();
+
+export const settingsPatchBody = changesSomething(settingsBody);
 
 export const settingsResponse = z.array(
   z.object({ id: z.uuid(), ...Object.fromEntries(Object.keys(fields).map((key) => [key, z.string().nullable()])), createdAt: isoTimestamp, updatedAt: isoTimestamp }),
