@@ -10,3 +10,5 @@ export * from './conversations.js';
 export * from './usage.js';
 export * from './jobs.js';
 export * from './webhook-deliveries.js';
+export * from './github-installations.js';
+export * from './github-publications.js';

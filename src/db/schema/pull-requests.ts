@@ -35,6 +35,8 @@ export const pullRequests = pgTable(
     additions: integer('additions'),
     deletions: integer('deletions'),
     changedFiles: integer('changed_files'),
+    /** The GitHub App installation it came through (decisions.md §8); null for the plain webhook. */
+    installationId: bigint('installation_id', { mode: 'number' }),
     /** The full raw webhook payload, replayed by manual re-reviews. */
     bodyBlob: jsonb('body_blob').notNull(),
     createdAt: createdAt(),
@@ -44,6 +46,8 @@ export const pullRequests = pgTable(
     // Serves the list, the summary and the repository filter, all scoped to one user by updatedAt.
     index('pull_requests_user_updated_idx').on(table.userId, table.updatedAt.desc()),
     index('pull_requests_user_status_updated_idx').on(table.userId, table.reviewStatus, table.updatedAt.desc()),
+    // Commands in pull-request comments name the repository and the number.
+    index('pull_requests_repository_number_idx').on(table.repositoryName, table.prNumber),
   ],
 );
 

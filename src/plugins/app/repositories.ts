@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
 import { ByokProviderRepository } from '../../repositories/byok-provider-repository.js';
 import { ConversationRepository } from '../../repositories/conversation-repository.js';
+import { GitHubInstallationRepository } from '../../repositories/github-installation-repository.js';
+import { GitHubPublicationRepository } from '../../repositories/github-publication-repository.js';
 import { OtpRepository } from '../../repositories/otp-repository.js';
 import { PullRequestRepository } from '../../repositories/pull-request-repository.js';
 import { ReviewRepository } from '../../repositories/review-repository.js';
@@ -23,6 +25,8 @@ export interface Repositories {
   byokProviders: ByokProviderRepository;
   workspace: WorkspaceRepository;
   conversations: ConversationRepository;
+  installations: GitHubInstallationRepository;
+  publications: GitHubPublicationRepository;
 }
 
 export default fp(
@@ -39,6 +43,8 @@ export default fp(
       byokProviders: new ByokProviderRepository(app.db),
       workspace: new WorkspaceRepository(app.db),
       conversations: new ConversationRepository(app.db),
+      installations: new GitHubInstallationRepository(app.db),
+      publications: new GitHubPublicationRepository(app.db),
     };
     app.decorate('repos', repositories);
   },

@@ -12,6 +12,10 @@ import { PullRequestsService } from '../../routes/pull-requests/pull-requests-se
 import { ReviewService } from '../../routes/review/review-service.js';
 import { UsersService } from '../../routes/users/users-service.js';
 import { WebhookService } from '../../routes/webhook/webhook-service.js';
+import { AppEventsService } from '../../routes/webhook/app-events.js';
+import { GitHubAppService } from '../../routes/github/github-service.js';
+import { PublicationService } from '../../publishing/publication-service.js';
+import { GitHubTokens } from '../../services/github-token.js';
 import { WorkspaceService } from '../../routes/workspace/workspace-service.js';
 import { ByokDirectory } from '../../services/byok-directory.js';
 import { SessionService } from '../../services/session-service.js';
@@ -30,6 +34,10 @@ export interface Services {
   reviews: ReviewService;
   conversations: ConversationService;
   workspace: WorkspaceService;
+  githubTokens: GitHubTokens;
+  githubApp: GitHubAppService;
+  publishing: PublicationService;
+  appEvents: AppEventsService;
 }
 
 /** The services hold the rules; routes and workers only call them. */
@@ -50,6 +58,24 @@ export default fp(
       policy,
     });
 
+    const githubTokens = new GitHubTokens({ app: app.githubApp, installations: repos.installations, secretBox: app.secretBox, fallback: config.github.token });
+    const appEvents = new AppEventsService({
+      app: app.githubApp,
+      installations: repos.installations,
+      publications: repos.publications,
+      queue: app.queue,
+      log: log.child({ component: 'github-app' }),
+    });
+
+    const publishing = new PublicationService({
+      app: app.githubApp,
+      queue: app.queue,
+      pullRequests: repos.pullRequests,
+      publications: repos.publications,
+      installations: repos.installations,
+      log: log.child({ component: 'publishing' }),
+    });
+
     const services: Services = {
       sessions,
       auth: new AuthService({
@@ -66,6 +92,7 @@ export default fp(
         db: app.db,
         github: app.github,
         users: repos.users,
+        installations: repos.installations,
         sessions,
         kv: app.kv,
         secretBox: app.secretBox,
@@ -74,7 +101,7 @@ export default fp(
       users: new UsersService({ db: app.db, users: repos.users, sessionRecords: repos.sessions, sessions, kv: app.kv }),
       usage: new UsageService(repos.usage, config.freeAllowanceUsd),
       pullRequests: new PullRequestsService(repos.pullRequests),
-      reviews: new ReviewService({ reviews: repos.reviews, queue: app.queue, log }),
+      reviews: new ReviewService({ reviews: repos.reviews, queue: app.queue, publishing, log }),
       byok: new ByokService({ config, providers: repos.byokProviders, directory, secretBox: app.secretBox, policy }),
       models,
       conversations: new ConversationService({
@@ -83,8 +110,7 @@ export default fp(
         users: repos.users,
         models,
         github: app.github,
-        secretBox: app.secretBox,
-        fallbackToken: config.github.token,
+        tokens: githubTokens,
         log: log.child({ component: 'chat' }),
       }),
       workspace: new WorkspaceService(repos.workspace),
@@ -95,7 +121,12 @@ export default fp(
         queue: app.queue,
         webhookSecret: config.github.webhookSecret,
         log: log.child({ component: 'webhook' }),
+        appEvents,
       }),
+      githubTokens,
+      githubApp: new GitHubAppService({ app: app.githubApp, installations: repos.installations }),
+      publishing,
+      appEvents,
     };
     app.decorate('services', services);
     // The AI SDK prints provider warnings (e.g. a JSON schema the endpoint ignores) to the console;

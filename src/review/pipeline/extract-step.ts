@@ -1,8 +1,7 @@
 import type { GitHubClient } from '../../adapters/github/github-client.js';
 import type { Job, JobQueue } from '../../adapters/queue/job-queue.js';
-import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
-import { githubTokenFor } from '../../services/github-token.js';
+import type { GitHubTokens } from '../../services/github-token.js';
 import { githubFailure } from './github-access.js';
 import { isCurrentRun } from './review-runs.js';
 
@@ -10,8 +9,7 @@ export interface ExtractDeps {
   github: GitHubClient;
   reviews: ReviewRepository;
   queue: JobQueue;
-  secretBox: SecretBox;
-  fallbackToken: string | undefined;
+  tokens: GitHubTokens;
 }
 
 /**
@@ -25,14 +23,14 @@ export async function extractContent(deps: ExtractDeps, job: Job<'sanitizedPrPay
   if (run === undefined || !isCurrentRun(run.review, runId)) return;
   const { review, pr, owner } = run;
 
-  const token = githubTokenFor(owner, deps.secretBox, deps.fallbackToken);
   const headSha = review.headSha ?? pr.headSha;
-  const diff = await deps.github.pullRequestDiff(pr.repositoryName, pr.prNumber, token).catch((error: unknown) => {
+  const diff = await deps.tokens.read(pr, owner, (token) => deps.github.pullRequestDiff(pr.repositoryName, pr.prNumber, token)).catch((error: unknown) => {
     throw githubFailure(error, 'the pull request diff');
   });
+  const since = review.reviewdSha;
   const incremental =
-    review.triggedBy === 'webhook' && review.reviewdSha !== null && review.reviewdSha !== headSha
-      ? await deps.github.compareDiff(pr.repositoryName, review.reviewdSha, headSha, token).catch((error: unknown) => {
+    review.triggedBy === 'webhook' && since !== null && since !== headSha
+      ? await deps.tokens.read(pr, owner, (token) => deps.github.compareDiff(pr.repositoryName, since, headSha, token)).catch((error: unknown) => {
           throw githubFailure(error, 'the diff since the last review');
         })
       : null;

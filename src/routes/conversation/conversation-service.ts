@@ -5,12 +5,11 @@ import type { GitHubClient } from '../../adapters/github/github-client.js';
 import type { ModelChoice, ModelRouter } from '../../ai/model-router.js';
 import type { AiConversation, PullRequest } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
-import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import type { Logger } from '../../lib/logger.js';
 import type { ConversationRepository } from '../../repositories/conversation-repository.js';
 import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
 import type { UserRepository } from '../../repositories/user-repository.js';
-import { githubTokenFor } from '../../services/github-token.js';
+import type { GitHubTokens } from '../../services/github-token.js';
 import { firstWords, historyMessages, systemPrompt } from './chat-context.js';
 import { chatTools } from './chat-tools.js';
 import type { feedbackBody, historyItem, threadItem } from './conversation-schemas.js';
@@ -36,8 +35,7 @@ export interface ConversationServiceDeps {
   users: UserRepository;
   models: ModelRouter;
   github: GitHubClient;
-  secretBox: SecretBox;
-  fallbackToken: string | undefined;
+  tokens: GitHubTokens;
   log: Logger;
 }
 
@@ -224,8 +222,8 @@ export class ConversationService {
   /** The diff from the cache, or from GitHub with the author's token (then cached). */
   private async diffOf(pr: PullRequest): Promise<string> {
     if (pr.diffContent !== null) return pr.diffContent;
-    const token = githubTokenFor(await this.deps.users.findById(pr.userId), this.deps.secretBox, this.deps.fallbackToken);
-    const diff = await this.deps.github.pullRequestDiff(pr.repositoryName, pr.prNumber, token);
+    const owner = await this.deps.users.findById(pr.userId);
+    const diff = await this.deps.tokens.read(pr, owner, (token) => this.deps.github.pullRequestDiff(pr.repositoryName, pr.prNumber, token));
     await this.deps.pullRequests.cacheDiff(pr.id, diff);
     return diff;
   }

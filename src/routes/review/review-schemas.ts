@@ -23,6 +23,15 @@ export const startBody = z
 
 const coverageSchema = z.object({ files: z.number(), reviewableFiles: z.number(), lines: z.number(), reviewableLines: z.number() });
 
+/** decisions.md §8: how the review reached the pull request through the GitHub App. */
+const publicationSchema = z.object({
+  state: z.enum(['not_applicable', 'pending', 'published', 'failed']),
+  reason: z.string().nullable(),
+  reviewUrl: z.string().nullable(),
+  summaryCommentUrl: z.string().nullable(),
+  checkRunUrl: z.string().nullable(),
+});
+
 export const informationItem = z.object({
   id: z.uuid(),
   prId: z.number(),
@@ -50,6 +59,7 @@ export const informationItem = z.object({
   attemptNumber: z.number().int().nullable(),
   duration: z.number().int().nullable(),
   triggeredBy: z.enum(['webhook', 'manual']).nullable(),
+  publication: publicationSchema,
 });
 
 export const listItem = z.object({

@@ -4,6 +4,7 @@ import type { ReviewMode } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import type { PullRequestSelector } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
+import type { PublicationService } from '../../publishing/publication-service.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
 import { countBySeverity, scoreReview, type ScorableReview } from '../../review/findings/score.js';
 import type { informationItem, listItem } from './review-schemas.js';
@@ -15,6 +16,7 @@ export class ReviewService {
     private readonly deps: {
       reviews: ReviewRepository;
       queue: JobQueue;
+      publishing: PublicationService;
       log: Logger;
     },
   ) {}
@@ -51,6 +53,7 @@ export class ReviewService {
         attemptNumber: review?.attemptNumber ?? null,
         duration: review?.duration ?? null,
         triggeredBy: review?.triggedBy ?? null,
+        publication: await this.deps.publishing.view(pr, review),
       },
     ];
   }
@@ -80,12 +83,15 @@ export class ReviewService {
     });
   }
 
-  /** A manual re-review: a new run of the stored pull request, straight into `sanitizedPrPayload`. */
-  async start(userId: string, selector: PullRequestSelector, mode: ReviewMode = 'focused'): Promise<void> {
+  /**
+   * A manual re-review: a new run of the stored pull request, straight into `sanitizedPrPayload`.
+   * `headSha` names the commit when it is not the pull request's head (a re-requested check run).
+   */
+  async start(userId: string, selector: PullRequestSelector, mode: ReviewMode = 'focused', headSha?: string): Promise<void> {
     const found = await this.deps.reviews.findWithPullRequest(userId, selector);
     if (found === undefined || found.pr.bodyBlob === null) throw new AppError('NOT_FOUND', 'No such pull request, or no stored webhook payload to review');
     const { pr } = found;
-    const runId = await this.deps.reviews.startManual({ pullRequestId: pr.id, prId: pr.prId, userId, headSha: pr.headSha, mode });
+    const runId = await this.deps.reviews.startManual({ pullRequestId: pr.id, prId: pr.prId, userId, headSha: headSha ?? pr.headSha, mode });
     try {
       await this.deps.queue.add('sanitizedPrPayload', { pullRequestId: pr.id, runId }, { jobId: `run-${runId}` });
     } catch (error) {
