@@ -169,7 +169,7 @@ async function postReview(github: AppPullRequest, sha: string, findings: Publish
   const refused: PublishableFinding[] = [];
   for (const finding of findings) {
     try {
-      const probe = await github.createReview(sha, '', [toInline(finding)], undefined);
+      const probe = await github.createReview(sha, '', [toInline(finding)], { pending: true });
       await github.deletePendingReview(probe.id);
       accepted.push(finding);
     } catch (error) {

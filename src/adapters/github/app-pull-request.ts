@@ -114,17 +114,17 @@ export class AppPullRequest {
   }
 
   /**
-   * One review with its inline comments. Without `event` the review stays pending (a probe that
-   * is deleted right after).
+   * One review with its inline comments, submitted as `COMMENT`; with `pending`, left unsubmitted
+   * (a probe that is deleted right after).
    */
-  async createReview(sha: string, body: string, comments: InlineComment[], event: 'COMMENT' | undefined = 'COMMENT'): Promise<{ id: number; htmlUrl: string }> {
+  async createReview(sha: string, body: string, comments: InlineComment[], { pending = false } = {}): Promise<{ id: number; htmlUrl: string }> {
     const { data } = await this.api.rest.pulls.createReview({
       owner: this.owner,
       repo: this.repo,
       pull_number: this.number,
       commit_id: sha,
       body,
-      ...(event === undefined ? {} : { event }),
+      ...(pending ? {} : { event: 'COMMENT' as const }),
       comments: comments.map((comment) => ({
         path: comment.path,
         line: comment.line,

@@ -19,6 +19,8 @@ export interface GitHubAppOptions {
 /** Tokens are used until this long before GitHub's `expires_at` (decisions.md §8). */
 const TOKEN_MARGIN_MS = 5 * 60_000;
 const USER_AGENT = 'pr-review-service';
+/** Octokit logs every failed request to the console; the callers decide what a failure means and log it. */
+const QUIET = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 interface CachedToken {
   token: string;
@@ -102,7 +104,7 @@ export class GitHubApp {
     try {
       return await this.withToken(installationId, (token) =>
         call({
-          rest: new Octokit({ auth: token, baseUrl: this.options.apiUrl, userAgent: USER_AGENT, request: { fetch: this.fetch, retries: 0 } }),
+          rest: new Octokit({ auth: token, baseUrl: this.options.apiUrl, userAgent: USER_AGENT, request: { fetch: this.fetch }, log: QUIET }),
           graphql: octokitGraphql.defaults({ baseUrl: this.graphqlBase, headers: { authorization: `token ${token}`, 'user-agent': USER_AGENT }, request: { fetch: this.fetch } }),
         }),
       );
