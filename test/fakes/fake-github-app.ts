@@ -84,7 +84,7 @@ const newId = () => nextId++;
  * resolves review threads. Knobs reproduce what GitHub does on a bad day.
  */
 export class FakeGitHubApp extends FakeGitHub {
-  readonly appId = String(300_000 + Math.floor(Math.random() * 100_000));
+  readonly appId = str(300_000 + Math.floor(Math.random() * 100_000));
   readonly slug = `review-bot-${Math.random().toString(36).slice(2, 8)}`;
   readonly key = generateAppKey();
   private readonly installations = new Map<number, Installation>();
@@ -191,7 +191,7 @@ export class FakeGitHubApp extends FakeGitHub {
     if (this.rateLimit.remaining > 0 && this.rateLimit.pattern.test(`${method} ${path}`)) {
       this.rateLimit.remaining--;
       this.rateLimitedAt.push(Date.now());
-      send(403, { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' }, 'application/json', { 'retry-after': String(this.rateLimit.retryAfterSeconds) });
+      send(403, { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' }, 'application/json', { 'retry-after': str(this.rateLimit.retryAfterSeconds) });
       return true;
     }
     return this.repositoryCall(method, fullName, repo[2] ?? '', url, body, send);
@@ -212,9 +212,9 @@ export class FakeGitHubApp extends FakeGitHub {
       const id = newId();
       const run: FakeCheckRun = {
         id,
-        name: String(input.name),
-        head_sha: String(input.head_sha),
-        status: String(input.status ?? 'queued'),
+        name: str(input.name),
+        head_sha: str(input.head_sha),
+        status: str(input.status ?? 'queued'),
         conclusion: (input.conclusion as string | undefined) ?? null,
         details_url: (input.details_url as string | undefined) ?? null,
         output: (input.output as FakeCheckRun['output'] | undefined) ?? {},
@@ -229,9 +229,9 @@ export class FakeGitHubApp extends FakeGitHub {
       const run = this.checkRuns.find((candidate) => candidate.id === Number(match![1]));
       if (run === undefined) return notFound(send);
       const input = json();
-      if (input.status !== undefined) run.status = String(input.status);
-      if (input.conclusion !== undefined) run.conclusion = String(input.conclusion);
-      if (input.details_url !== undefined) run.details_url = String(input.details_url);
+      if (input.status !== undefined) run.status = str(input.status);
+      if (input.conclusion !== undefined) run.conclusion = str(input.conclusion);
+      if (input.details_url !== undefined) run.details_url = str(input.details_url);
       if (input.output !== undefined) run.output = input.output as FakeCheckRun['output'];
       send(200, run);
       return true;
@@ -264,7 +264,7 @@ export class FakeGitHubApp extends FakeGitHub {
       const number = Number(match[1]);
       const parent = this.inlineComments(fullName, number).find((comment) => comment.id === Number(match![2]));
       if (parent === undefined) return notFound(send);
-      const reply: FakeReviewComment = { ...parent, id: newId(), node_id: `RC_${nextId}`, body: String(json().body), in_reply_to_id: parent.id, user: this.bot, html_url: `${this.url}/${fullName}/pull/${number}#discussion_r${nextId}` };
+      const reply: FakeReviewComment = { ...parent, id: newId(), node_id: `RC_${nextId}`, body: str(json().body), in_reply_to_id: parent.id, user: this.bot, html_url: `${this.url}/${fullName}/pull/${number}#discussion_r${nextId}` };
       this.submittedReviews(fullName, number).find((review) => review.comments.includes(parent))!.comments.push(reply);
       send(201, reply);
       return true;
@@ -277,7 +277,7 @@ export class FakeGitHubApp extends FakeGitHub {
         return true;
       }
       if (method === 'POST') {
-        const comment = { id: newId(), body: String(json().body), user: this.bot, html_url: `${this.url}/${fullName}/pull/${match[1]}#issuecomment-${nextId}`, edits: 0 };
+        const comment = { id: newId(), body: str(json().body), user: this.bot, html_url: `${this.url}/${fullName}/pull/${match[1]}#issuecomment-${nextId}`, edits: 0 };
         pull.issueComments.push(comment);
         send(201, comment);
         return true;
@@ -290,7 +290,7 @@ export class FakeGitHubApp extends FakeGitHub {
         send(403, { message: 'Resource not accessible by integration' });
         return true;
       }
-      comment.body = String(json().body);
+      comment.body = str(json().body);
       comment.edits++;
       send(200, comment);
       return true;
@@ -299,7 +299,7 @@ export class FakeGitHubApp extends FakeGitHub {
       const commentId = Number(match[1]);
       const pull = [...this.pullsOf(fullName)].find((candidate) => candidate.issueComments.some((comment) => comment.id === commentId));
       if (pull === undefined) return notFound(send);
-      const content = String(json().content);
+      const content = str(json().content);
       const existing = pull.reactions.find((reaction) => reaction.commentId === commentId && reaction.content === content);
       if (existing === undefined) pull.reactions.push({ commentId, content, user: this.bot });
       send(existing === undefined ? 201 : 200, { id: newId(), content, user: this.bot });
@@ -320,7 +320,7 @@ export class FakeGitHubApp extends FakeGitHub {
     const lines = rightSideLines(diff);
     const comments = (input.comments as Array<Record<string, unknown>> | undefined) ?? [];
     for (const comment of comments) {
-      const path = String(comment.path);
+      const path = str(comment.path);
       const line = Number(comment.line);
       const start = comment.start_line === undefined ? line : Number(comment.start_line);
       const hunkOf = lines.get(path);
@@ -338,8 +338,8 @@ export class FakeGitHubApp extends FakeGitHub {
     const review: FakeReview = {
       id: reviewId,
       state: input.event === undefined ? 'PENDING' : 'COMMENTED',
-      body: String(input.body ?? ''),
-      commit_id: String(input.commit_id ?? pull.headSha),
+      body: str(input.body ?? ''),
+      commit_id: str(input.commit_id ?? pull.headSha),
       html_url: `${this.url}/${fullName}/pull/${number}#pullrequestreview-${reviewId}`,
       comments: comments.map((comment) => {
         const id = newId();
@@ -347,13 +347,13 @@ export class FakeGitHubApp extends FakeGitHub {
           id,
           node_id: `PRRC_${id}`,
           pull_request_review_id: reviewId,
-          path: String(comment.path),
+          path: str(comment.path),
           line: Number(comment.line),
           start_line: comment.start_line === undefined ? null : Number(comment.start_line),
-          side: String(comment.side),
-          start_side: comment.start_side === undefined ? null : String(comment.start_side),
-          body: String(comment.body),
-          commit_id: String(input.commit_id ?? pull.headSha),
+          side: str(comment.side),
+          start_side: comment.start_side === undefined ? null : str(comment.start_side),
+          body: str(comment.body),
+          commit_id: str(input.commit_id ?? pull.headSha),
           user: this.bot,
           html_url: `${this.url}/${fullName}/pull/${number}#discussion_r${id}`,
         };
@@ -384,7 +384,7 @@ export class FakeGitHubApp extends FakeGitHub {
       return true;
     }
     if (query.includes('reviewThreads')) {
-      const fullName = `${String(variables.owner)}/${String(variables.name)}`;
+      const fullName = `${str(variables.owner)}/${str(variables.name)}`;
       const pull = this.pull(fullName, Number(variables.number));
       const comments = this.inlineComments(fullName, Number(variables.number));
       const nodes = pull.threads.map((thread) => ({
@@ -421,12 +421,19 @@ export class FakeGitHubApp extends FakeGitHub {
     if (!verify('RSA-SHA256', Buffer.from(`${head}.${payload}`), this.key.publicKey, Buffer.from(signature, 'base64url'))) return 'A JSON web token could not be decoded (signature)';
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { iss?: string | number; iat?: number; exp?: number };
     const now = Math.floor(Date.now() / 1000);
-    if (String(claims.iss) !== this.appId) return "'Issuer' claim ('iss') must be the App's id";
+    if (str(claims.iss) !== this.appId) return "'Issuer' claim ('iss') must be the App's id";
     if (typeof claims.exp !== 'number' || claims.exp <= now) return "'Expiration time' claim ('exp') must be in the future";
     if (typeof claims.iat !== 'number' || claims.iat > now + 60) return "'Issued at' claim ('iat') must be an Integer representing a time in the past";
     if (claims.exp - claims.iat > 600) return "'Expiration time' claim ('exp') is too far in the future";
     return undefined;
   }
+}
+
+/** A JSON field as text (what GitHub would store). */
+function str(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return `${value}`;
+  return value === undefined || value === null ? '' : JSON.stringify(value);
 }
 
 function notFound(send: FakeSend): true {
