@@ -1,5 +1,6 @@
 import { authSessionBench } from './scenarios/auth-session.js';
 import { chatBench } from './scenarios/chat.js';
+import { publishingBench } from './scenarios/publishing.js';
 import { reviewPipelineBench } from './scenarios/review-pipeline.js';
 import { reviewPrepareBench } from './scenarios/review-prepare.js';
 import { startupBench } from './scenarios/startup.js';
@@ -25,6 +26,7 @@ const scenarios: Record<string, (backends: Backend[]) => Promise<void>> = {
   'review-prepare': reviewPrepareBench,
   'review-pipeline': perBackend(reviewPipelineBench),
   webhook: perBackend((backend) => webhookBench(backend, duration)),
+  publishing: perBackend((backend) => publishingBench(backend)),
 };
 
 const selected = process.argv.slice(2);

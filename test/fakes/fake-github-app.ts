@@ -36,6 +36,8 @@ export interface FakeReview {
   body: string;
   commit_id: string;
   html_url: string;
+  /** When it was submitted (ms since the epoch): the moment its inline comments became visible. */
+  submittedAtMs: number;
   comments: FakeReviewComment[];
 }
 
@@ -341,6 +343,7 @@ export class FakeGitHubApp extends FakeGitHub {
       body: str(input.body ?? ''),
       commit_id: str(input.commit_id ?? pull.headSha),
       html_url: `${this.url}/${fullName}/pull/${number}#pullrequestreview-${reviewId}`,
+      submittedAtMs: Date.now(),
       comments: comments.map((comment) => {
         const id = newId();
         return {
