@@ -218,6 +218,26 @@ describe('the GitHub App: reviews posted in the pull request', () => {
     expect(summary.body).toMatch(/`src\/math\.ts:9` clamp does not check min <= max \(GitHub could not place it on the diff\)/);
   });
 
+  it('a failed review: the check is neutral, titled "Review failed" with the reason; nothing else is posted', async () => {
+    const { t, github } = world;
+    const installer = await signInWithGitHub(t.app, github);
+    const repo = newRepo();
+    const installationId = 4_100_005;
+    github.install(installationId, [repo.full_name]);
+    await deliver(t.app, 'installation', installationPayload('created', installationId, installer.githubId, [repo]));
+    world.model.reply(() => ({ status: 400, message: 'This model is not available' }));
+    const payload = appPullRequest(installationId, repo, githubUser().id, { headSha: SHA1, number: 9 });
+    github.openPull(repo.full_name, 9, SHA1, SAMPLE_DIFF);
+    await deliver(t.app, 'pull_request', payload);
+    const failed = await publication(t.app, installer.cookie, payload.pull_request.id, (review) => review.reviewStatus === 'failed' && review.publication.state === 'published');
+    const check = github.checkRuns.find((run) => run.head_sha === SHA1 && run.html_url.includes(repo.full_name))!;
+    expect(check).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+    expect(check.output.title).toMatch(/^Review failed/);
+    expect(check.output.summary).toContain(failed.failureReason!);
+    expect(github.submittedReviews(repo.full_name, 9)).toEqual([]);
+    expect(github.pull(repo.full_name, 9).issueComments).toEqual([]);
+  });
+
   it('uninstalled: nothing more is posted and no token is asked for; the stored pull request and review stay', async () => {
     const { t, github } = world;
     const installer = await signInWithGitHub(t.app, github);
