@@ -17,6 +17,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingMessage['headers'];
   body: string;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 /**
@@ -78,7 +80,7 @@ export class FakeGitHub {
       request.on('end', () => resolve(data));
     });
     const url = new URL(request.url ?? '/', this.url);
-    this.requests.push({ method: request.method ?? 'GET', path: url.pathname, headers: request.headers, body });
+    this.requests.push({ method: request.method ?? 'GET', path: url.pathname, headers: request.headers, body, at: Date.now() });
     const send = (status: number, payload: unknown, type = 'application/json', headers: Record<string, string> = {}) => {
       response.writeHead(status, { 'content-type': type, ...headers });
       response.end(typeof payload === 'string' ? payload : JSON.stringify(payload));

@@ -79,6 +79,9 @@ describe('the GitHub App: reviews posted in the pull request', () => {
     const check = github.checkRuns.find((run) => run.head_sha === SHA1)!;
     expect(check).toMatchObject({ name: 'AI review', status: 'completed', conclusion: 'neutral', details_url: `${PUBLIC_URL}/pulls/${prId}` });
     expect(github.checkRuns.filter((run) => run.head_sha === SHA1)).toHaveLength(1);
+    // It was created in progress when the review started, then completed in place.
+    const created = github.requests.find((request) => request.method === 'POST' && request.path === `/repos/${repo.full_name}/check-runs`)!;
+    expect(JSON.parse(created.body)).toMatchObject({ name: 'AI review', head_sha: SHA1, status: 'in_progress' });
 
     // One review, its inline comments on lines of the diff (the fake refuses anything else), severest first.
     const reviews = github.submittedReviews(repo.full_name, 12);
