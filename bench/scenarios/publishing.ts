@@ -63,7 +63,9 @@ export async function publishingBench(backend: Backend, concurrency = 20, rounds
     };
     const publishOne = async (): Promise<[number, number]> => {
       const prNumber = number++;
-      const payload = { ...examplePayload({ authorId: githubUser().id, prId: newPrId(), number: prNumber, repository: REPO }), installation: { id: INSTALLATION_ID } };
+      // Each its own head commit: check runs belong to commits, and pull requests sharing one would share it.
+      const headSha = prNumber.toString(16).padStart(40, '0');
+      const payload = { ...examplePayload({ authorId: githubUser().id, prId: newPrId(), number: prNumber, repository: REPO, headSha }), installation: { id: INSTALLATION_ID } };
       github.openPull(REPO.full_name, prNumber, payload.pull_request.head.sha, SAMPLE_DIFF);
       await send('pull_request', payload);
       for (;;) {

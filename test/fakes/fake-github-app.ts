@@ -51,6 +51,8 @@ export interface FakeCheckRun {
   output: { title?: string; summary?: string };
   html_url: string;
   app: { id: number; slug: string };
+  /** The repository it belongs to (check runs are per repository on GitHub). */
+  repository: string;
 }
 
 export interface FakeIssueComment {
@@ -205,7 +207,7 @@ export class FakeGitHubApp extends FakeGitHub {
 
     if ((match = /^\/commits\/([^/]+)\/check-runs$/.exec(rest)) && method === 'GET') {
       const name = url.searchParams.get('check_name');
-      const runs = this.checkRuns.filter((run) => run.head_sha === match![1] && (name === null || run.name === name));
+      const runs = this.checkRuns.filter((run) => run.repository === fullName && run.head_sha === match![1] && (name === null || run.name === name));
       send(200, { total_count: runs.length, check_runs: runs });
       return true;
     }
@@ -222,13 +224,14 @@ export class FakeGitHubApp extends FakeGitHub {
         output: (input.output as FakeCheckRun['output'] | undefined) ?? {},
         html_url: `${this.url}/${fullName}/runs/${id}`,
         app: { id: Number(this.appId), slug: this.slug },
+        repository: fullName,
       };
       this.checkRuns.push(run);
       send(201, run);
       return true;
     }
     if ((match = /^\/check-runs\/(\d+)$/.exec(rest)) && method === 'PATCH') {
-      const run = this.checkRuns.find((candidate) => candidate.id === Number(match![1]));
+      const run = this.checkRuns.find((candidate) => candidate.repository === fullName && candidate.id === Number(match![1]));
       if (run === undefined) return notFound(send);
       const input = json();
       if (input.status !== undefined) run.status = str(input.status);

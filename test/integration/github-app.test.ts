@@ -76,9 +76,9 @@ describe('the GitHub App: reviews posted in the pull request', () => {
     expect(first.reviewStatus).toBe('completed');
 
     // The check run: completed, neutral (a CRITICAL finding is open), pointing at the review page.
-    const check = github.checkRuns.find((run) => run.head_sha === SHA1)!;
+    const check = github.checkRuns.find((run) => run.repository === repo.full_name && run.head_sha === SHA1)!;
     expect(check).toMatchObject({ name: 'AI review', status: 'completed', conclusion: 'neutral', details_url: `${PUBLIC_URL}/pulls/${prId}` });
-    expect(github.checkRuns.filter((run) => run.head_sha === SHA1)).toHaveLength(1);
+    expect(github.checkRuns.filter((run) => run.repository === repo.full_name && run.head_sha === SHA1)).toHaveLength(1);
     // It was created in progress when the review started, then completed in place.
     const created = github.requests.find((request) => request.method === 'POST' && request.path === `/repos/${repo.full_name}/check-runs`)!;
     expect(JSON.parse(created.body)).toMatchObject({ name: 'AI review', head_sha: SHA1, status: 'in_progress' });
@@ -138,7 +138,7 @@ describe('the GitHub App: reviews posted in the pull request', () => {
     expect(summary).toHaveLength(1);
     expect(summary[0]!.edits).toBeGreaterThanOrEqual(1);
     expect(summary[0]!.body).toContain(`Reviewed commit ${SHA2}`);
-    expect(github.checkRuns.find((run) => run.head_sha === SHA2)).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+    expect(github.checkRuns.find((run) => run.repository === repo.full_name && run.head_sha === SHA2)).toMatchObject({ status: 'completed', conclusion: 'neutral' });
   });
 
   it('commands: /help and /ask are answered once each; NONE, bots and the App itself are ignored; a re-requested check reviews that commit again', async () => {
@@ -154,7 +154,7 @@ describe('the GitHub App: reviews posted in the pull request', () => {
     await deliver(t.app, 'pull_request', payload);
     const prId = payload.pull_request.id;
     await publication(t.app, installer.cookie, prId, (review) => review.publication.state === 'published');
-    expect(github.checkRuns.find((run) => run.head_sha === SHA1)).toMatchObject({ conclusion: 'success' });
+    expect(github.checkRuns.find((run) => run.repository === repo.full_name && run.head_sha === SHA1)).toMatchObject({ conclusion: 'success' });
     // No finding: no review, but the summary and the check.
     expect(github.submittedReviews(repo.full_name, 3)).toHaveLength(0);
 
@@ -233,7 +233,7 @@ describe('the GitHub App: reviews posted in the pull request', () => {
     github.openPull(repo.full_name, 9, SHA1, SAMPLE_DIFF);
     await deliver(t.app, 'pull_request', payload);
     const failed = await publication(t.app, installer.cookie, payload.pull_request.id, (review) => review.reviewStatus === 'failed' && review.publication.state === 'published');
-    const check = github.checkRuns.find((run) => run.head_sha === SHA1 && run.html_url.includes(repo.full_name))!;
+    const check = github.checkRuns.find((run) => run.repository === repo.full_name && run.head_sha === SHA1)!;
     expect(check).toMatchObject({ status: 'completed', conclusion: 'neutral' });
     expect(check.output.title).toMatch(/^Review failed/);
     expect(check.output.summary).toContain(failed.failureReason!);
