@@ -1,6 +1,7 @@
 import { authSessionBench } from './scenarios/auth-session.js';
 import { chatBench } from './scenarios/chat.js';
 import { listsBench } from './scenarios/lists.js';
+import { publishingBench } from './scenarios/publishing.js';
 import { reviewPipelineBench } from './scenarios/review-pipeline.js';
 import { reviewPrepareBench } from './scenarios/review-prepare.js';
 import { reviewTokenizerBench } from './scenarios/review-tokenizer.js';
@@ -29,6 +30,7 @@ const scenarios: Record<string, (backends: Backend[]) => Promise<void>> = {
   'review-pipeline': perBackend(reviewPipelineBench),
   webhook: perBackend((backend) => webhookBench(backend, duration)),
   lists: perBackend((backend) => listsBench(backend, duration)),
+  publishing: perBackend((backend) => publishingBench(backend)),
 };
 
 const selected = process.argv.slice(2);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error.js';
 import { resolveEncryptionKey } from './encryption-key.js';
@@ -24,6 +25,8 @@ export interface AppConfig {
     clientId: string | undefined;
     clientSecret: string | undefined;
     token: string | undefined;
+    /** decisions.md §8: the GitHub App, when all of its variables are set. */
+    app: GitHubAppConfig | undefined;
   };
   platformAi: { baseUrl: string | undefined; apiKey: string | undefined; models: PlatformModel[] };
   freeAllowanceUsd: number;
@@ -37,7 +40,40 @@ export interface AppConfig {
   metrics: { token: string | undefined; port: number | undefined };
 }
 
+export interface GitHubAppConfig {
+  id: string;
+  privateKey: string;
+  slug: string;
+}
+
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** All three App variables or none; the key from the variable (with `\n` escapes) or from its file. */
+function githubApp(env: { GITHUB_APP_ID?: string; GITHUB_APP_PRIVATE_KEY?: string; GITHUB_APP_PRIVATE_KEY_FILE?: string; GITHUB_APP_SLUG?: string }): GitHubAppConfig | undefined {
+  if (env.GITHUB_APP_PRIVATE_KEY !== undefined && env.GITHUB_APP_PRIVATE_KEY_FILE !== undefined) {
+    throw new ConfigError('GITHUB_APP_PRIVATE_KEY_FILE', 'set either GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE, not both');
+  }
+  const hasKey = env.GITHUB_APP_PRIVATE_KEY !== undefined || env.GITHUB_APP_PRIVATE_KEY_FILE !== undefined;
+  const present = { GITHUB_APP_ID: env.GITHUB_APP_ID !== undefined, GITHUB_APP_PRIVATE_KEY: hasKey, GITHUB_APP_SLUG: env.GITHUB_APP_SLUG !== undefined };
+  const missing = Object.entries(present).filter(([, set]) => !set).map(([name]) => name);
+  if (missing.length === 3) return undefined;
+  if (missing.length > 0) throw new ConfigError(missing[0]!, 'must be set together with the other GITHUB_APP_* variables (GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE, GITHUB_APP_SLUG)');
+  let privateKey: string;
+  if (env.GITHUB_APP_PRIVATE_KEY_FILE !== undefined) {
+    try {
+      privateKey = readFileSync(env.GITHUB_APP_PRIVATE_KEY_FILE, 'utf8');
+    } catch (error) {
+      throw new ConfigError('GITHUB_APP_PRIVATE_KEY_FILE', `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  } else {
+    privateKey = env.GITHUB_APP_PRIVATE_KEY!.replaceAll('\\n', '\n');
+  }
+  privateKey = privateKey.trim();
+  if (!/^-----BEGIN (RSA )?PRIVATE KEY-----[\s\S]+-----END (RSA )?PRIVATE KEY-----$/.test(privateKey)) {
+    throw new ConfigError(env.GITHUB_APP_PRIVATE_KEY_FILE === undefined ? 'GITHUB_APP_PRIVATE_KEY' : 'GITHUB_APP_PRIVATE_KEY_FILE', 'must be the App\'s PEM private key');
+  }
+  return { id: env.GITHUB_APP_ID!, privateKey: `${privateKey}\n`, slug: env.GITHUB_APP_SLUG! };
+}
 
 /** Validates the environment once; any bad value throws a ConfigError naming the variable. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -65,6 +101,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError('GITHUB_CLIENT_SECRET', 'must be set together with GITHUB_CLIENT_ID');
   }
 
+  const app = githubApp(env);
+
   const dataDir = resolve(env.DATA_DIR);
   return {
     nodeEnv: env.NODE_ENV,
@@ -85,6 +123,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       clientId: env.GITHUB_CLIENT_ID,
       clientSecret: env.GITHUB_CLIENT_SECRET,
       token: env.GITHUB_TOKEN,
+      app,
     },
     platformAi: {
       baseUrl: env.PLATFORM_AI_BASE_URL === undefined ? undefined : trimSlash(env.PLATFORM_AI_BASE_URL),

@@ -121,4 +121,15 @@ export class PullRequestRepository {
     const [row] = await this.db.select().from(pullRequests).where(eq(pullRequests.id, id)).limit(1);
     return row;
   }
+
+  /** A pull request by its repository and number (commands in comments name it so), newest stored first. */
+  async findByNumber(repositoryName: string, prNumber: number): Promise<PullRequest | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(pullRequests)
+      .where(and(eq(pullRequests.repositoryName, repositoryName), eq(pullRequests.prNumber, prNumber)))
+      .orderBy(desc(pullRequests.updatedAt))
+      .limit(1);
+    return row;
+  }
 }

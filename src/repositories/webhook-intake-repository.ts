@@ -10,6 +10,8 @@ export interface IntakeItem {
   action: string;
   /** GitHub's id of the pull request's author: the owner is the user linked to it. */
   authorId: number;
+  /** The GitHub App installation it came through: without a registered author, its owner owns it (decisions.md §8). */
+  installationId: number | null;
   prId: number;
   repositoryId: string;
   repositoryName: string;
@@ -44,7 +46,8 @@ export type IntakeOutcome = 'unknown-author' | 'duplicate' | 'stored' | 'review-
 /**
  * The whole intake of a batch of deliveries in one statement, so one round trip and one commit
  * store them all, atomically:
- * - each delivery's owner is the user linked to the author's GitHub id; without one, nothing is stored;
+ * - each delivery's owner is the user linked to the author's GitHub id, else (through the GitHub App)
+ *   the owner of the installation it came through; without either, nothing is stored;
  * - deliveries already seen are left out (a redelivery changes nothing);
  * - pull requests are upserted, except by a payload older than the stored one (out of order);
  * - repository links are inserted if missing and updated only if changed (no hot-row lock);
@@ -56,15 +59,16 @@ export type IntakeOutcome = 'unknown-author' | 'duplicate' | 'stored' | 'review-
  */
 const INTAKE = `
 with input as (
-  select i.*, b.body_blob, u.id as user_id
+  select i.*, b.body_blob, coalesce(u.id, gi.user_id) as user_id
   from json_to_recordset($1::json) as i(
-    ord int, delivery_id text, action text, author_id bigint, pr_id bigint, repository_id text, repository_name text,
+    ord int, delivery_id text, action text, author_id bigint, installation_id bigint, pr_id bigint, repository_id text, repository_name text,
     pr_number int, title text, state text, html_url text, diff text, draft boolean, merged boolean,
     head_branch text, base_branch text, base_sha text, head_sha text, merge_commit_sha text,
     commits_count int, additions int, deletions int, changed_files int, created_at timestamptz, updated_at timestamptz,
     repo_id bigint, repo_html_url text, repo_private boolean, reviewable boolean)
   join unnest($2::json[]) with ordinality as b(body_blob, position) on b.position = i.ord
   left join users u on u.codehost_user_id = i.author_id
+  left join github_installations gi on gi.id = i.installation_id and gi.deleted_at is null and not gi.suspended
 ),
 fresh as (
   select i.* from input i
@@ -78,15 +82,15 @@ decision as (
   left join reviews r on r.id = p.id
 ),
 upserted as (
-  insert into pull_requests (user_id, pr_id, repository_id, repository_name, pr_number, title, state, html_url, diff, draft, merged,
+  insert into pull_requests (user_id, installation_id, pr_id, repository_id, repository_name, pr_number, title, state, html_url, diff, draft, merged,
     head_branch, base_branch, base_sha, head_sha, merge_commit_sha, commits_count, additions, deletions, changed_files, body_blob,
     created_at, updated_at)
-  select user_id, pr_id, repository_id, repository_name, pr_number, title, state, html_url, diff, draft, merged,
+  select user_id, installation_id, pr_id, repository_id, repository_name, pr_number, title, state, html_url, diff, draft, merged,
     head_branch, base_branch, base_sha, head_sha, merge_commit_sha, commits_count, additions, deletions, changed_files, body_blob,
     created_at, updated_at
   from fresh
   on conflict (pr_id) do update set
-    user_id = excluded.user_id, repository_id = excluded.repository_id, repository_name = excluded.repository_name,
+    user_id = excluded.user_id, installation_id = coalesce(excluded.installation_id, pull_requests.installation_id), repository_id = excluded.repository_id, repository_name = excluded.repository_name,
     pr_number = excluded.pr_number, title = excluded.title, state = excluded.state, html_url = excluded.html_url,
     diff = excluded.diff, draft = excluded.draft, merged = excluded.merged, head_branch = excluded.head_branch,
     base_branch = excluded.base_branch, base_sha = excluded.base_sha, head_sha = excluded.head_sha,
@@ -137,6 +141,7 @@ const SMALL_FIELDS: Array<[keyof IntakeItem, string]> = [
   ['deliveryId', 'delivery_id'],
   ['action', 'action'],
   ['authorId', 'author_id'],
+  ['installationId', 'installation_id'],
   ['prId', 'pr_id'],
   ['repositoryId', 'repository_id'],
   ['repositoryName', 'repository_name'],

@@ -1,9 +1,8 @@
 import type { GitHubClient } from '../adapters/github/github-client.js';
 import type { PullRequest } from '../db/schema/index.js';
-import type { SecretBox } from '../lib/crypto/secret-box.js';
 import type { PullRequestRepository } from '../repositories/pull-request-repository.js';
 import type { UserRepository } from '../repositories/user-repository.js';
-import { githubTokenFor } from './github-token.js';
+import type { GitHubTokens } from './github-token.js';
 
 /**
  * A pull request's diff outside the review pipeline (the chat's getDiff, the web app's diff view):
@@ -15,15 +14,14 @@ export class PullRequestDiffs {
       pullRequests: PullRequestRepository;
       users: UserRepository;
       github: GitHubClient;
-      secretBox: SecretBox;
-      fallbackToken: string | undefined;
+      tokens: GitHubTokens;
     },
   ) {}
 
   async of(pr: PullRequest): Promise<string> {
     if (pr.diffContent !== null) return pr.diffContent;
-    const token = githubTokenFor(await this.deps.users.findById(pr.userId), this.deps.secretBox, this.deps.fallbackToken);
-    const diff = await this.deps.github.pullRequestDiff(pr.repositoryName, pr.prNumber, token);
+    const owner = await this.deps.users.findById(pr.userId);
+    const diff = await this.deps.tokens.read(pr, owner, (token) => this.deps.github.pullRequestDiff(pr.repositoryName, pr.prNumber, token));
     await this.deps.pullRequests.cacheDiff(pr.id, diff);
     return diff;
   }

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { ServiceMetrics } from '../adapters/metrics/service-metrics.js';
+import type { GitHubApp } from '../adapters/github/github-app.js';
 import type { GitHubClient } from '../adapters/github/github-client.js';
 import type { KeyValueStore } from '../adapters/kv/key-value-store.js';
 import type { Mailer } from '../adapters/mail/mailer.js';
@@ -22,6 +23,8 @@ declare module 'fastify' {
     mailer: Mailer;
     secretBox: SecretBox;
     github: GitHubClient;
+    /** The GitHub App (decisions.md §8); undefined when GITHUB_APP_* are not set. */
+    githubApp: GitHubApp | undefined;
     repos: Repositories;
     services: Services;
     authRateLimit: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;

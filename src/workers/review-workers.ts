@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Job, QueueName } from '../adapters/queue/job-queue.js';
+import { runCommand } from '../publishing/command-step.js';
+import { publishReview } from '../publishing/publish-step.js';
 import { extractContent } from '../review/pipeline/extract-step.js';
 import { reviewContent } from '../review/pipeline/review-step.js';
 import { currentRunOfDelivery, sanitizeDelivery } from '../review/pipeline/sanitize-step.js';
@@ -11,20 +13,24 @@ export interface ReviewWorkerOptions {
 
 /**
  * The review pipeline's consumers: `unprocessedWebhookPayload` → `sanitizedPrPayload` →
- * `extractedPrContent`. A job that fails for good fails its run, with the reason kept.
+ * `extractedPrContent`, then `completedReview` (publishing through the GitHub App) and the App's
+ * `appCommand`. A job that fails for good fails its run, with the reason kept.
  */
 export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorkerOptions = {}) {
   const { repos, queue, config, metrics } = app;
   const log = app.log.child({ component: 'review' });
   const reason = (error: Error) => error.message || error.name;
+  const { publishing } = app.services;
+  // A failed run is published too (a neutral check that says why); publishing never changes the review.
   const failRun = async (job: Job<'sanitizedPrPayload' | 'extractedPrContent'>, error: Error) => {
     metrics.jobsFailed.labels(job.name).inc();
-    await repos.reviews.fail(job.payload.pullRequestId, job.payload.runId, reason(error), job.attempt);
+    const { pullRequestId, runId } = job.payload;
+    if (await repos.reviews.fail(pullRequestId, runId, reason(error), job.attempt)) await publishing.enqueue(pullRequestId, runId, 'finished');
   };
   const failDelivery = async (job: Job<'unprocessedWebhookPayload'>, error: Error) => {
     metrics.jobsFailed.labels(job.name).inc();
     const run = await currentRunOfDelivery(repos, job.payload.deliveryId);
-    if (run !== undefined) await repos.reviews.fail(run.pr.id, run.review.runId, reason(error), job.attempt);
+    if (run !== undefined && (await repos.reviews.fail(run.pr.id, run.review.runId, reason(error), job.attempt))) await publishing.enqueue(run.pr.id, run.review.runId, 'finished');
   };
   const traced =
     <N extends QueueName>(handler: (job: Job<N>) => Promise<void>) =>
@@ -44,29 +50,70 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
   queue.process(
     'sanitizedPrPayload',
     traced((job) =>
-      extractContent({ github: app.github, reviews: repos.reviews, queue, secretBox: app.secretBox, fallbackToken: config.github.token, kv: app.kv }, job),
+      extractContent(
+        {
+          github: app.github,
+          reviews: repos.reviews,
+          queue,
+          tokens: app.services.githubTokens,
+          kv: app.kv,
+          // The check run goes in progress as the run starts being reviewed (webhook and manual runs alike).
+          onReviewStarts: (pullRequestId, runId) => publishing.enqueue(pullRequestId, runId, 'started'),
+        },
+        job,
+      ),
     ),
     { concurrency: 4, onFailed: failRun },
   );
   queue.process(
     'extractedPrContent',
-    traced((job) =>
-      reviewContent(
+    traced(async (job) => {
+      const completed = await reviewContent(
         {
           reviews: repos.reviews,
           models: app.services.models,
           github: app.github,
           mailer: app.mailer,
-          secretBox: app.secretBox,
-          fallbackToken: config.github.token,
+          tokens: app.services.githubTokens,
           publicUrl: config.publicUrl,
           log,
           maxFileDiffBytes: config.reviewMaxFileDiffBytes,
           feedback: repos.feedback,
         },
         job,
+      );
+      if (completed) await publishing.enqueue(job.payload.pullRequestId, job.payload.runId, 'finished');
+    }),
+    { concurrency: options.reviewConcurrency ?? 2, onFailed: failRun },
+  );
+
+  const githubApp = app.githubApp;
+  if (githubApp === undefined) return;
+  const publishLog = app.log.child({ component: 'publishing' });
+  queue.process(
+    'completedReview',
+    traced(async (job) => {
+      const deps = { reviews: repos.reviews, publications: repos.publications, installations: repos.installations, app: githubApp, publicUrl: config.publicUrl, log: publishLog };
+      metrics.publications.inc({ outcome: await publishReview(deps, job) });
+    }),
+    {
+      // Publishing waits on GitHub, not on the CPU: more at once keeps a burst of reviews from queueing.
+      concurrency: 8,
+      onFailed: async (job, error) => {
+        metrics.jobsFailed.labels(job.name).inc();
+        metrics.publications.inc({ outcome: 'failed' });
+        if (job.payload.phase === 'finished') await publishing.failed(job.payload.pullRequestId, job.payload.runId, reason(error));
+      },
+    },
+  );
+  queue.process(
+    'appCommand',
+    traced((job) =>
+      runCommand(
+        { app: githubApp, pullRequests: repos.pullRequests, installations: repos.installations, reviews: app.services.reviews, conversations: app.services.conversations, log: publishLog },
+        job,
       ),
     ),
-    { concurrency: options.reviewConcurrency ?? 2, onFailed: failRun },
+    { concurrency: 2, onFailed: (job) => void metrics.jobsFailed.labels(job.name).inc() },
   );
 }

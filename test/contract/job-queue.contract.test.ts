@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { BullMqJobQueue } from '../../src/adapters/queue/bullmq-job-queue.js';
 import {
   DEFAULT_RETRY_POLICIES,
+  RetryLaterError,
   UnrecoverableJobError,
   type Job,
   type JobQueue,
@@ -305,6 +306,19 @@ describe.each(implementations)('JobQueue contract: $name', ({ setup }) => {
     expect(second).toBeGreaterThan(first);
     expect(failures).toEqual([]);
     expect(await queue.failed(WEBHOOK)).toEqual([]);
+  });
+
+  it('waits as long as a failure asks (RetryLaterError), longer than the backoff, and counts the attempt', async () => {
+    const queue = open({ retry: { [WEBHOOK]: { attempts: 3, backoffMs: 20 } } });
+    const runs: { attempt: number; at: number }[] = [];
+    queue.process(WEBHOOK, async (job) => {
+      runs.push({ attempt: job.attempt, at: performance.now() });
+      if (job.attempt === 1) throw new RetryLaterError('rate limited', 400);
+    });
+    await queue.add(WEBHOOK, { deliveryId: 'rate-limited' });
+    await waitFor(() => runs.length === 2 && countsAre(queue, EMPTY), { what: 'two runs' });
+    expect(runs.map((run) => run.attempt)).toEqual([1, 2]);
+    expect(runs[1]!.at - runs[0]!.at).toBeGreaterThanOrEqual(395);
   });
 
   it('keeps a job whose retries are spent in failed(), and calls onFailed exactly once', async () => {

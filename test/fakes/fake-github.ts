@@ -10,6 +10,8 @@ export interface FakeGitHubUser {
   emails?: Array<{ email: string; primary: boolean; verified: boolean }>;
 }
 
+export type FakeSend = (status: number, payload: unknown, type?: string, headers?: Record<string, string>) => void;
+
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -17,6 +19,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   headers: IncomingMessage['headers'];
   body: string;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 /**
@@ -27,7 +31,7 @@ export class FakeGitHub {
   readonly requests: RecordedRequest[] = [];
   private readonly codes = new Map<string, string>();
   private readonly tokens = new Map<string, FakeGitHubUser>();
-  private readonly diffs = new Map<string, string>();
+  protected readonly diffs = new Map<string, string>();
   private readonly compares = new Map<string, string>();
   private readonly files = new Map<string, string>();
   /** Fails this many diff requests with a 502 before answering (GitHub having a bad minute). */
@@ -66,6 +70,11 @@ export class FakeGitHub {
     this.files.set(`${fullName}@${ref}:${path}`, content);
   }
 
+  /** A subclass's own endpoints and checks, tried first; true when it answered. */
+  protected route(_request: IncomingMessage, _url: URL, _body: string, _send: FakeSend): Promise<boolean> {
+    return Promise.resolve(false);
+  }
+
   private async handle(request: IncomingMessage, response: ServerResponse) {
     const body = await new Promise<string>((resolve) => {
       let data = '';
@@ -73,11 +82,12 @@ export class FakeGitHub {
       request.on('end', () => resolve(data));
     });
     const url = new URL(request.url ?? '/', this.url);
-    this.requests.push({ method: request.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: request.headers, body });
-    const send = (status: number, payload: unknown, type = 'application/json') => {
-      response.writeHead(status, { 'content-type': type });
+    this.requests.push({ method: request.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: request.headers, body, at: Date.now() });
+    const send = (status: number, payload: unknown, type = 'application/json', headers: Record<string, string> = {}) => {
+      response.writeHead(status, { 'content-type': type, ...headers });
       response.end(typeof payload === 'string' ? payload : JSON.stringify(payload));
     };
+    if (await this.route(request, url, body, send)) return;
 
     if (request.method === 'POST' && url.pathname === '/login/oauth/access_token') {
       const { code } = JSON.parse(body || '{}') as { code?: string };

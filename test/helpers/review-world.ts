@@ -15,18 +15,20 @@ const FAST_RETRIES: Partial<RetryPolicies> = {
   unprocessedWebhookPayload: { attempts: 3, backoffMs: 20 },
   sanitizedPrPayload: { attempts: 3, backoffMs: 20 },
   extractedPrContent: { attempts: 2, backoffMs: 20 },
+  completedReview: { attempts: 3, backoffMs: 20 },
+  appCommand: { attempts: 3, backoffMs: 20 },
 };
 
-export interface ReviewWorld {
+export interface ReviewWorld<G extends FakeGitHub = FakeGitHub> {
   t: TestApp;
-  github: FakeGitHub;
+  github: G;
   model: FakeOpenAIChat;
   close(): Promise<void>;
 }
 
-/** The whole service with its workers, a fake GitHub and a fake platform model. */
-export async function reviewWorld(env: Record<string, string> = {}): Promise<ReviewWorld> {
-  const github = await new FakeGitHub().start();
+/** The whole service with its workers, a fake GitHub (the plain one unless given) and a fake platform model. */
+export async function reviewWorld<G extends FakeGitHub = FakeGitHub>(env: Record<string, string> = {}, fake?: G): Promise<ReviewWorld<G>> {
+  const github = await (fake ?? (new FakeGitHub() as G)).start();
   const model = await new FakeOpenAIChat().start();
   const t = await createTestApp({
     env: {

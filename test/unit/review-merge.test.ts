@@ -20,6 +20,7 @@ const comment = (line: number, title: string, severity: ReviewComment['severity'
   comment: title,
   failureScenario: '',
   suggestedFix: '',
+  replacement: null,
 });
 
 const review = (overrides: Partial<ReviewOutput>): ReviewOutput => ({

@@ -12,6 +12,7 @@ const comment = {
   comment: 'The id is concatenated into the query.',
   failureScenario: "id = \"1' OR '1'='1\" returns every user.",
   suggestedFix: 'Use a parameter: db.query("… where id = $1", [id]).',
+  replacement: null,
 };
 
 const review = {
@@ -34,9 +35,16 @@ describe('review output schema', () => {
     };
     expect(schema.required).toEqual(['summary', 'comments', 'confidence', 'agenticFixPrompt']);
     const item = schema.properties.comments.items;
-    expect(item.required).toEqual(['file', 'line', 'endLine', 'severity', 'confidence', 'title', 'comment', 'failureScenario', 'suggestedFix']);
+    expect(item.required).toEqual(['file', 'line', 'endLine', 'severity', 'confidence', 'title', 'comment', 'failureScenario', 'suggestedFix', 'replacement']);
     expect(item.properties.severity!.enum).toEqual(['CRITICAL', 'MAJOR', 'MINOR', 'INFO']);
     expect(JSON.stringify(schema)).not.toContain('minLength');
+  });
+
+  it('keeps an exact replacement, and never takes prose for one', () => {
+    const withReplacement = { ...review, comments: [{ ...comment, replacement: '  return db.query("select * from users where id = $1", [id]);\n' }] };
+    expect(ok(parseReviewOutput(JSON.stringify(withReplacement))).review.comments[0]!.replacement).toBe('  return db.query("select * from users where id = $1", [id]);');
+    const proseOnly = { ...review, comments: [{ ...comment, replacement: undefined, suggestion: 'Use a parameter.' }] };
+    expect(ok(parseReviewOutput(JSON.stringify(proseOnly))).review.comments[0]!.replacement).toBeNull();
   });
 
   it('accepts a well-formed review unchanged', () => {

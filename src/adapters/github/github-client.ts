@@ -23,6 +23,8 @@ export class GitHubApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Set when GitHub asked to wait (a 403 or 429 rate limit with `retry-after` or `x-ratelimit-reset`). */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }

@@ -7,7 +7,7 @@ const QUEUE_NAMES = Object.keys(DEFAULT_RETRY_POLICIES) as QueueName[];
 const QUEUE_STATES: Array<keyof QueueCounts> = ['waiting', 'active', 'failed'];
 
 /** Events counted by name; any other is `other`, so a sender cannot grow the label set. */
-const COUNTED_WEBHOOK_EVENTS = new Set(['pull_request', 'ping']);
+const COUNTED_WEBHOOK_EVENTS = new Set(['pull_request', 'ping', 'installation', 'installation_repositories', 'issue_comment', 'check_run', 'pull_request_review_comment']);
 
 /** A request that matched no route: its URL is not a label (anyone can send any URL). */
 const UNMATCHED_ROUTE = 'unmatched';

@@ -5,6 +5,7 @@ import { closeRedis, createRedisConnection } from '../redis-connection.js';
 import {
   DEFAULT_RETRY_POLICIES,
   UnrecoverableJobError,
+  backoffDelay,
   type AddOptions,
   type FailedJob,
   type Job,
@@ -29,6 +30,8 @@ export interface BullMqJobQueueOptions {
 }
 
 const PRODUCER_READY_TIMEOUT_MS = 2_000;
+/** A custom backoff type: BullMQ hands it to the workers' backoffStrategy. */
+const ASKED_OR_EXPONENTIAL = 'asked-or-exponential';
 /** How long one step of shutting down may wait on Redis. */
 const CLOSE_STEP_MS = 2_000;
 
@@ -67,7 +70,8 @@ export class BullMqJobQueue implements JobQueue {
       jobId: options.jobId === undefined ? undefined : `key-${encodeURIComponent(options.jobId)}`,
       delay: options.delayMs,
       attempts: policy.attempts,
-      backoff: { type: 'exponential', delay: policy.backoffMs },
+      // Exponential, unless the failure asked for a longer wait (the workers' backoffStrategy).
+      backoff: { type: ASKED_OR_EXPONENTIAL, delay: policy.backoffMs },
       removeOnComplete: true,
       removeOnFail: false,
     });
@@ -99,6 +103,10 @@ export class BullMqJobQueue implements JobQueue {
         concurrency: Math.max(1, options.concurrency ?? 1),
         lockDuration: this.options.lockDurationMs ?? 30_000,
         stalledInterval: this.options.stalledIntervalMs ?? 30_000,
+        settings: {
+          backoffStrategy: (attemptsMade, _type, error, bullJob) =>
+            backoffDelay({ attempts: bullJob?.opts.attempts ?? 1, backoffMs: bullJob?.opts.backoff && typeof bullJob.opts.backoff === 'object' ? (bullJob.opts.backoff.delay ?? 0) : 0 }, attemptsMade, error),
+        },
       },
     );
     worker.on('error', (error) => log.warn({ err: error }, 'worker error'));

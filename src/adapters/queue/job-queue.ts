@@ -9,6 +9,27 @@ export interface JobPayloads {
   sanitizedPrPayload: ReviewRequest;
   /** A pull request whose diff is stored, ready for the model. */
   extractedPrContent: ReviewRequest;
+  /** A review run to publish in its pull request through the GitHub App (decisions.md §8). */
+  completedReview: PublicationRequest;
+  /** A command from a pull-request comment, or a re-requested check run (decisions.md §8). */
+  appCommand: AppCommand;
+}
+
+/** `started`: the check run goes in progress; `finished`: the run's outcome is posted. */
+export interface PublicationRequest extends ReviewRequest {
+  phase: 'started' | 'finished';
+}
+
+/** What a command needs: where it was written, by whom, and what it says. */
+export interface AppCommand {
+  installationId: number;
+  repositoryName: string;
+  prNumber: number;
+  /** The comment to acknowledge; absent for a re-requested check run. */
+  commentId?: number;
+  body: string;
+  /** The commit a re-requested check run names. */
+  headSha?: string;
 }
 
 /** A run of the review of a pull request; the run's mode and commit are on its review row. */
@@ -30,9 +51,13 @@ export const DEFAULT_RETRY_POLICIES: RetryPolicies = {
   unprocessedWebhookPayload: { attempts: 5, backoffMs: 1_000 },
   sanitizedPrPayload: { attempts: 5, backoffMs: 2_000 },
   extractedPrContent: { attempts: 4, backoffMs: 5_000 },
+  completedReview: { attempts: 6, backoffMs: 2_000 },
+  appCommand: { attempts: 4, backoffMs: 2_000 },
 };
 
-export const backoffDelay = (policy: RetryPolicy, attemptsMade: number) => policy.backoffMs * 2 ** (attemptsMade - 1);
+/** The wait before the next attempt: exponential, or longer when the failure asked for it (RetryLaterError). */
+export const backoffDelay = (policy: RetryPolicy, attemptsMade: number, error?: unknown) =>
+  Math.max(policy.backoffMs * 2 ** (attemptsMade - 1), error instanceof RetryLaterError ? error.delayMs : 0);
 
 export interface Job<N extends QueueName> {
   id: string;
@@ -85,6 +110,17 @@ export interface JobQueue {
 /** Thrown by a handler when retrying cannot help (the job fails at once). */
 export class UnrecoverableJobError extends Error {
   override name = 'UnrecoverableJobError';
+}
+
+/** Thrown by a handler that must wait at least `delayMs` before its next attempt (a rate limit); it counts as an attempt. */
+export class RetryLaterError extends Error {
+  override name = 'RetryLaterError';
+  constructor(
+    message: string,
+    readonly delayMs: number,
+  ) {
+    super(message);
+  }
 }
 
 export const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));

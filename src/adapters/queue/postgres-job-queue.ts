@@ -251,7 +251,7 @@ class PostgresWorker<N extends QueueName> {
   }
 
   private async retryLater(row: ClaimedRow, error: Error) {
-    const delayMs = backoffDelay({ attempts: row.max_attempts, backoffMs: row.backoff_ms }, row.attempts_made);
+    const delayMs = backoffDelay({ attempts: row.max_attempts, backoffMs: row.backoff_ms }, row.attempts_made, error);
     await this.write(sql`update ${jobs}
       set status = 'waiting', locked_until = null, last_error = ${error.message}, updated_at = now(),
           run_at = now() + ${delayMs} * interval '1 millisecond'

@@ -12,3 +12,5 @@ export * from './jobs.js';
 export * from './webhook-deliveries.js';
 export * from './finding-feedback.js';
 export * from './service-settings.js';
+export * from './github-installations.js';
+export * from './github-publications.js';

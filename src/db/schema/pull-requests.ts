@@ -36,6 +36,8 @@ export const pullRequests = pgTable(
     additions: integer('additions'),
     deletions: integer('deletions'),
     changedFiles: integer('changed_files'),
+    /** The GitHub App installation it came through (decisions.md §8); null for the plain webhook. */
+    installationId: bigint('installation_id', { mode: 'number' }),
     /**
      * The full raw webhook payload, replayed by manual re-reviews. `json`, not `jsonb`: it keeps the
      * text as GitHub sent it, `\u0000` escapes included (decisions.md §7), and costs no conversion.
@@ -55,6 +57,8 @@ export const pullRequests = pgTable(
     // Title search (ILIKE '%term%'): trigrams, with the user in the same GIN index (btree_gin), so a
     // rare term finds the user's few matches without walking the user's pull requests.
     index('pull_requests_user_title_trgm_idx').using('gin', table.userId, sql`${table.title} gin_trgm_ops`),
+    // Commands in pull-request comments name the repository and the number.
+    index('pull_requests_repository_number_idx').on(table.repositoryName, table.prNumber),
   ],
 );
 

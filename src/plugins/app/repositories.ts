@@ -2,6 +2,8 @@ import fp from 'fastify-plugin';
 import { ByokProviderRepository } from '../../repositories/byok-provider-repository.js';
 import { ConversationRepository } from '../../repositories/conversation-repository.js';
 import { FindingFeedbackRepository } from '../../repositories/finding-feedback-repository.js';
+import { GitHubInstallationRepository } from '../../repositories/github-installation-repository.js';
+import { GitHubPublicationRepository } from '../../repositories/github-publication-repository.js';
 import { OtpRepository } from '../../repositories/otp-repository.js';
 import { PullRequestRepository } from '../../repositories/pull-request-repository.js';
 import { ReviewRepository } from '../../repositories/review-repository.js';
@@ -25,6 +27,8 @@ export interface Repositories {
   workspace: WorkspaceRepository;
   conversations: ConversationRepository;
   feedback: FindingFeedbackRepository;
+  installations: GitHubInstallationRepository;
+  publications: GitHubPublicationRepository;
 }
 
 export default fp(
@@ -42,6 +46,8 @@ export default fp(
       workspace: new WorkspaceRepository(app.db),
       conversations: new ConversationRepository(app.db),
       feedback: new FindingFeedbackRepository(app.db),
+      installations: new GitHubInstallationRepository(app.db),
+      publications: new GitHubPublicationRepository(app.db),
     };
     app.decorate('repos', repositories);
   },

@@ -12,6 +12,10 @@ import { PullRequestsService } from '../../routes/pull-requests/pull-requests-se
 import { ReviewService } from '../../routes/review/review-service.js';
 import { UsersService } from '../../routes/users/users-service.js';
 import { WebhookService } from '../../routes/webhook/webhook-service.js';
+import { AppEventsService } from '../../routes/webhook/app-events.js';
+import { GitHubAppService } from '../../routes/github/github-service.js';
+import { PublicationService } from '../../publishing/publication-service.js';
+import { GitHubTokens } from '../../services/github-token.js';
 import { WorkspaceService } from '../../routes/workspace/workspace-service.js';
 import { ByokDirectory } from '../../services/byok-directory.js';
 import { FindingFeedbackService } from '../../services/finding-feedback-service.js';
@@ -33,6 +37,10 @@ export interface Services {
   conversations: ConversationService;
   workspace: WorkspaceService;
   feedback: FindingFeedbackService;
+  githubTokens: GitHubTokens;
+  githubApp: GitHubAppService;
+  publishing: PublicationService;
+  appEvents: AppEventsService;
 }
 
 /** The services hold the rules; routes and workers only call them. */
@@ -53,13 +61,27 @@ export default fp(
       policy,
     });
 
-    const diffs = new PullRequestDiffs({
-      pullRequests: repos.pullRequests,
-      users: repos.users,
-      github: app.github,
-      secretBox: app.secretBox,
-      fallbackToken: config.github.token,
+    const githubTokens = new GitHubTokens({ app: app.githubApp, installations: repos.installations, secretBox: app.secretBox, fallback: config.github.token });
+    const feedback = new FindingFeedbackService({ reviews: repos.reviews, feedback: repos.feedback });
+    const appEvents = new AppEventsService({
+      app: app.githubApp,
+      installations: repos.installations,
+      publications: repos.publications,
+      queue: app.queue,
+      log: log.child({ component: 'github-app' }),
+      // `/wrong`, `/wontfix`, `/helpful` replies to the App's inline comments: the same verdict as the API's.
+      onFindingReply: ({ userId, pullRequestId, findingId, verdict, note }) => feedback.setVerdict({ userId, pullRequest: { id: pullRequestId }, findingId, verdict, note }),
     });
+
+    const publishing = new PublicationService({
+      app: app.githubApp,
+      queue: app.queue,
+      pullRequests: repos.pullRequests,
+      publications: repos.publications,
+      installations: repos.installations,
+      log: log.child({ component: 'publishing' }),
+    });
+    const diffs = new PullRequestDiffs({ pullRequests: repos.pullRequests, users: repos.users, github: app.github, tokens: githubTokens });
 
     const services: Services = {
       sessions,
@@ -77,6 +99,7 @@ export default fp(
         db: app.db,
         github: app.github,
         users: repos.users,
+        installations: repos.installations,
         sessions,
         kv: app.kv,
         secretBox: app.secretBox,
@@ -85,7 +108,7 @@ export default fp(
       users: new UsersService({ db: app.db, users: repos.users, sessionRecords: repos.sessions, sessions, kv: app.kv }),
       usage: new UsageService(repos.usage, config.freeAllowanceUsd),
       pullRequests: new PullRequestsService(repos.pullRequests, diffs),
-      reviews: new ReviewService({ reviews: repos.reviews, feedback: repos.feedback, queue: app.queue, log }),
+      reviews: new ReviewService({ reviews: repos.reviews, feedback: repos.feedback, queue: app.queue, publishing, log }),
       byok: new ByokService({ config, providers: repos.byokProviders, directory, secretBox: app.secretBox, policy }),
       models,
       conversations: new ConversationService({
@@ -96,7 +119,7 @@ export default fp(
         log: log.child({ component: 'chat' }),
       }),
       workspace: new WorkspaceService(repos.workspace),
-      feedback: new FindingFeedbackService({ reviews: repos.reviews, feedback: repos.feedback }),
+      feedback,
       webhook: new WebhookService({
         users: repos.users,
         intake: repos.webhookIntake,
@@ -104,7 +127,12 @@ export default fp(
         queue: app.queue,
         webhookSecret: config.github.webhookSecret,
         log: log.child({ component: 'webhook' }),
+        appEvents,
       }),
+      githubTokens,
+      githubApp: new GitHubAppService({ app: app.githubApp, installations: repos.installations }),
+      publishing,
+      appEvents,
     };
     app.decorate('services', services);
     // The AI SDK prints provider warnings (e.g. a JSON schema the endpoint ignores) to the console;

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import fp from 'fastify-plugin';
+import { GitHubApp } from '../../adapters/github/github-app.js';
 import { GitHubClient } from '../../adapters/github/github-client.js';
 import type { KeyValueStore } from '../../adapters/kv/key-value-store.js';
 import { MemoryKeyValueStore } from '../../adapters/kv/memory-key-value-store.js';
@@ -80,6 +81,7 @@ export default fp<{ config: AppConfig; infrastructure?: InfrastructureOptions }>
       'github',
       new GitHubClient({ webUrl: config.github.url, apiUrl: config.github.apiUrl, clientId: config.github.clientId, clientSecret: config.github.clientSecret }),
     );
+    app.decorate('githubApp', config.github.app === undefined ? undefined : new GitHubApp({ app: config.github.app, webUrl: config.github.url, apiUrl: config.github.apiUrl }));
 
     app.addHook('onClose', async () => {
       // Workers first, so running jobs can still reach the database while they finish.

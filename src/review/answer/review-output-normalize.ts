@@ -149,6 +149,8 @@ export function normalizeComment(value: unknown, fractionScale = false): unknown
     comment: body || title,
     failureScenario: text(pick(value, ['failureScenario', 'failure_scenario', 'scenario', 'impact'])) ?? '',
     suggestedFix: text(pick(value, ['suggestedFix', 'suggested_fix', 'suggestion', 'fix', 'recommendation'])) ?? '',
+    // Only an explicit replacement: prose (suggestedFix) is never promoted to code that GitHub would apply.
+    replacement: typeof value.replacement === 'string' && value.replacement.trim() !== '' ? value.replacement.replace(/\n$/, '') : null,
   };
 }
 

@@ -17,6 +17,10 @@ const commentObject = z.object({
   comment: filled('What is wrong and why, in a few sentences, citing the code.'),
   failureScenario: z.string().describe('Concrete inputs or events that make it fail, and what the user sees.'),
   suggestedFix: z.string().describe('The change to make, as code or precise steps.'),
+  replacement: z
+    .string()
+    .nullable()
+    .describe('Exact code that replaces lines line..endLine as they are in the new file (whole lines, indentation kept); null unless the fix is exactly that.'),
 });
 
 /** One finding. Lenient reading (see review-output-normalize.ts), strict result. */

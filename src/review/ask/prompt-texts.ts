@@ -41,7 +41,7 @@ Before you report a finding, check it against the code: find the line that fails
 /** Fixed: the answer's format, line citation, and what severity and confidence mean. */
 export const OUTPUT_INSTRUCTIONS = `Answer with one JSON object and nothing else:
 {"summary": {"overview": string, "intent": string, "risk": "low" | "medium" | "high" | "critical", "findingsCount": number},
- "comments": [{"file": string, "line": number, "endLine": number, "severity": "CRITICAL" | "MAJOR" | "MINOR" | "INFO", "confidence": number, "title": string, "comment": string, "failureScenario": string, "suggestedFix": string}],
+ "comments": [{"file": string, "line": number, "endLine": number, "severity": "CRITICAL" | "MAJOR" | "MINOR" | "INFO", "confidence": number, "title": string, "comment": string, "failureScenario": string, "suggestedFix": string, "replacement": string | null}],
  "confidence": {"overall": number, "performance": number, "security": number},
  "agenticFixPrompt": string | null}
 
@@ -50,7 +50,7 @@ export const OUTPUT_INSTRUCTIONS = `Answer with one JSON object and nothing else
 - Comment only on code in this diff, and only on problems this change introduces or touches.
 - severity: CRITICAL = exploitable security hole, data loss or corruption, crash or outage in normal use; must not be merged. MAJOR = wrong behaviour in a realistic case, a significant performance or reliability regression, a breaking change for callers; fix before merging. MINOR = a real but limited problem: a rare edge case, a small inefficiency, code likely to break on the next change. INFO = worth knowing, no change needed; use sparingly.
 - confidence (0-100 integer): how sure you are that the problem is real and happens as described. 90-100: you can point at the failing line and the input that triggers it. 70-89: very likely, assuming something plausible about code not shown. 50-69: plausible, worth a look. Below 50: leave it out.
-- title: one line naming the problem. comment: what is wrong and why, citing the code. failureScenario: the input, sequence or condition that triggers it, and the effect. suggestedFix: the corrected code or the precise change.
+- title: one line naming the problem. comment: what is wrong and why, citing the code. failureScenario: the input, sequence or condition that triggers it, and the effect. suggestedFix: the corrected code or the precise change. replacement: only when the fix is exactly a new text for lines line..endLine, that text (whole lines, indentation kept, no diff markers), shown to the author as a one-click suggestion; otherwise null.
 - summary: overview = what the change does, in 2-4 sentences; intent = why; risk = the risk of merging as is; findingsCount = the number of comments.
 - confidence (0-1): overall = how confident you are that this change is correct and safe to merge as is (1 = no doubt; any CRITICAL finding puts it well below 0.5); performance = that it adds no performance problem; security = that it adds no security problem.
 - agenticFixPrompt: one self-contained instruction an AI coding agent could follow to fix every finding (file, lines, change), or null when there are no findings.

@@ -1,11 +1,10 @@
 import type { GitHubClient } from '../../adapters/github/github-client.js';
 import type { KeyValueStore } from '../../adapters/kv/key-value-store.js';
 import type { Job, JobQueue } from '../../adapters/queue/job-queue.js';
-import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
 import { loadRepositoryConfig } from '../../repository-config/load-repository-config.js';
 import { reviewMode, switchedOff } from '../../repository-config/run-policy.js';
-import { githubTokenFor } from '../../services/github-token.js';
+import type { GitHubTokens } from '../../services/github-token.js';
 import { githubFailure } from './github-access.js';
 import { isCurrentRun } from './review-runs.js';
 
@@ -13,10 +12,11 @@ export interface ExtractDeps {
   github: GitHubClient;
   reviews: ReviewRepository;
   queue: JobQueue;
-  secretBox: SecretBox;
-  fallbackToken: string | undefined;
+  tokens: GitHubTokens;
   /** Caches `.ai-review.yml` per repository and base commit. */
   kv: KeyValueStore;
+  /** Told once a run goes on to be reviewed (not switched off by the repository's file): the GitHub App's check run starts. */
+  onReviewStarts?: (pullRequestId: string, runId: string) => Promise<void>;
 }
 
 /**
@@ -30,19 +30,20 @@ export async function extractContent(deps: ExtractDeps, job: Job<'sanitizedPrPay
   if (run === undefined || !isCurrentRun(run.review, runId)) return;
   const { review, pr, owner } = run;
 
-  const token = githubTokenFor(owner, deps.secretBox, deps.fallbackToken);
   // The repository's settings, from the base commit with the diff's token (decisions.md §10).
-  const config = await loadRepositoryConfig(deps, pr.repositoryName, pr.baseSha, token);
+  const config = await deps.tokens.read(pr, owner, (token) => loadRepositoryConfig(deps, pr.repositoryName, pr.baseSha, token));
   const off = switchedOff({ triggedBy: review.triggedBy, draft: pr.draft }, config);
   // A draft marked ready meanwhile is reviewed after all: its `ready_for_review` found this run going.
   if (off !== null && (await deps.reviews.dismiss(pr.id, runId, { onlyWhileDraft: off === 'draft' })) !== 'kept') return;
+  await deps.onReviewStarts?.(pr.id, runId);
   const headSha = review.headSha ?? pr.headSha;
-  const diff = await deps.github.pullRequestDiff(pr.repositoryName, pr.prNumber, token).catch((error: unknown) => {
+  const diff = await deps.tokens.read(pr, owner, (token) => deps.github.pullRequestDiff(pr.repositoryName, pr.prNumber, token)).catch((error: unknown) => {
     throw githubFailure(error, 'the pull request diff');
   });
+  const since = review.reviewdSha;
   const incremental =
-    review.triggedBy === 'webhook' && review.reviewdSha !== null && review.reviewdSha !== headSha
-      ? await deps.github.compareDiff(pr.repositoryName, review.reviewdSha, headSha, token).catch((error: unknown) => {
+    review.triggedBy === 'webhook' && since !== null && since !== headSha
+      ? await deps.tokens.read(pr, owner, (token) => deps.github.compareDiff(pr.repositoryName, since, headSha, token)).catch((error: unknown) => {
           throw githubFailure(error, 'the diff since the last review');
         })
       : null;

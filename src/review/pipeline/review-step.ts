@@ -5,7 +5,6 @@ import { UnrecoverableJobError, type Job } from '../../adapters/queue/job-queue.
 import type { ModelChoice, ModelRouter } from '../../ai/model-router.js';
 import type { PullRequest, Review, User } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
-import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import type { Logger } from '../../lib/logger.js';
 import type { FindingFeedbackRepository } from '../../repositories/finding-feedback-repository.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
@@ -23,7 +22,7 @@ import type { ReviewOutput } from '../answer/review-output.js';
 import { countBySeverity, scoreReview } from '../findings/score.js';
 import { countTokensUpTo } from '../prepare/tokens.js';
 import { applyVerification, buildVerificationPrompt, withoutVerification } from '../answer/verification.js';
-import { githubTokenFor } from '../../services/github-token.js';
+import type { GitHubTokens } from '../../services/github-token.js';
 import { pullRequestDescription } from '../../services/pull-request-description.js';
 import { githubFailure } from './github-access.js';
 import { askForReview, askForVerification } from '../ask/model-review.js';
@@ -45,8 +44,7 @@ export interface ReviewStepDeps {
   models: ModelRouter;
   github: GitHubClient;
   mailer: Mailer;
-  secretBox: SecretBox;
-  fallbackToken: string | undefined;
+  tokens: GitHubTokens;
   publicUrl: string;
   log: Logger;
   /** `REVIEW_MAX_FILE_DIFF_BYTES`: a file's diff above it is skipped as too large (default 1 MiB). */
@@ -60,13 +58,14 @@ export interface ReviewStepDeps {
  * review) is parsed, filtered, split into chunks that fit the model's context, reviewed chunk by
  * chunk, and the findings are anchored to the diff, filtered and merged; deep mode adds the full
  * files and a verification pass. Nothing reviewable is left out: every reviewable line is in a chunk.
+ * True when this run completed the review (its outcome is then published, decisions.md §8).
  */
-export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrContent'>): Promise<void> {
+export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrContent'>): Promise<boolean> {
   const { pullRequestId, runId } = job.payload;
   const run = await deps.reviews.loadRun(pullRequestId);
-  if (run === undefined || !isCurrentRun(run.review, runId)) return;
+  if (run === undefined || !isCurrentRun(run.review, runId)) return false;
   const { review, pr, owner, settings } = run;
-  if (pr.diffContent === null) return;
+  if (pr.diffContent === null) return false;
 
   const choice = await deps.models.resolve({ userId: pr.userId, mode: review.mode, settings }).catch((error: unknown) => {
     // No model this user may use (allowance spent, unknown model): retrying will not change that.
@@ -144,6 +143,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     coverage,
   });
   if (completed) await notify(deps, pr, owner, output);
+  return completed;
 }
 
 async function reviewChunk(
@@ -176,13 +176,12 @@ async function reviewChunk(
  * large pull request would otherwise cost a GitHub request per file for context that cannot fit.
  */
 async function fullFiles(deps: ReviewStepDeps, pr: PullRequest, owner: User, review: Review, paths: string[], tokenBudget: number): Promise<FileContext[]> {
-  const token = githubTokenFor(owner, deps.secretBox, deps.fallbackToken);
   const ref = review.headSha ?? pr.headSha;
   const files: FileContext[] = [];
   let left = tokenBudget;
   for (const path of paths.slice(0, MAX_CONTEXT_FILES)) {
     if (left < MIN_CONTEXT_FILE_TOKENS) break;
-    const content = await deps.github.fileContent(pr.repositoryName, path, ref, token).catch((error: unknown) => {
+    const content = await deps.tokens.read(pr, owner, (token) => deps.github.fileContent(pr.repositoryName, path, ref, token)).catch((error: unknown) => {
       throw githubFailure(error, `the content of ${path}`);
     });
     if (content === null) continue;

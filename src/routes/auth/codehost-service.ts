@@ -6,6 +6,7 @@ import type { User } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import { randomHex } from '../../lib/crypto/tokens.js';
+import type { GitHubInstallationRepository } from '../../repositories/github-installation-repository.js';
 import type { UserRepository } from '../../repositories/user-repository.js';
 import type { SessionInfo, SessionService } from '../../services/session-service.js';
 
@@ -22,6 +23,8 @@ export interface CodehostServiceDeps {
   db: Database;
   github: GitHubClient;
   users: UserRepository;
+  /** Installations of the GitHub App made by this GitHub id before its person registered become theirs (decisions.md §8). */
+  installations: GitHubInstallationRepository;
   sessions: SessionService;
   kv: KeyValueStore;
   secretBox: SecretBox;
@@ -86,7 +89,7 @@ export class CodehostService {
     try {
       return await this.deps.db.transaction(async (tx) => {
         await this.deps.users.releaseStaleUsername(profile.login, profile.id, tx);
-        return this.deps.users.create(
+        const user = await this.deps.users.create(
           {
             name: (profile.name?.trim() || profile.login).slice(0, 56),
             email: address,
@@ -98,6 +101,8 @@ export class CodehostService {
           },
           tx,
         );
+        await this.deps.installations.claim(user.id, profile.id, tx);
+        return user;
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'This GitHub account or email is already in use; try again');
@@ -114,6 +119,7 @@ export class CodehostService {
         tx,
       );
       if (user === undefined) throw new AppError('UNAUTHORIZED', 'The account no longer exists');
+      await this.deps.installations.claim(user.id, profile.id, tx);
       return user;
     });
   }

@@ -23,6 +23,15 @@ export const startBody = z
 
 const coverageSchema = z.object({ files: z.number(), reviewableFiles: z.number(), lines: z.number(), reviewableLines: z.number() });
 
+/** decisions.md §8: how the review reached the pull request through the GitHub App. */
+const publicationSchema = z.object({
+  state: z.enum(['not_applicable', 'pending', 'published', 'failed']),
+  reason: z.string().nullable(),
+  reviewUrl: z.string().nullable(),
+  summaryCommentUrl: z.string().nullable(),
+  checkRunUrl: z.string().nullable(),
+});
+
 export const informationItem = z.object({
   id: z.uuid(),
   prId: z.number(),
@@ -50,15 +59,12 @@ export const informationItem = z.object({
   attemptNumber: z.number().int().nullable(),
   duration: z.number().int().nullable(),
   triggeredBy: z.enum(['webhook', 'manual']).nullable(),
+  publication: publicationSchema,
   /** Files left out of the review, with why (`.ai-review.yml`'s `exclude` among them). */
   skippedFiles: z.array(z.object({ path: z.string(), reason: z.string() })),
   /** What was wrong in the repository's `.ai-review.yml`, each with its line. */
   configProblems: z.array(z.object({ line: z.number().int(), message: z.string() })),
 });
-
-/** User-entered text: PostgreSQL refuses NUL, and lone surrogates cannot be stored (decisions.md §7). */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const storableText = z.string().refine((text) => !text.includes('\u0000') && !LONE_SURROGATE.test(text), 'must not contain NUL characters or lone surrogates');
 
 export const findingParams = z.object({
   prId: prSelector,
@@ -66,13 +72,11 @@ export const findingParams = z.object({
 });
 export const verdictBody = z.strictObject({
   verdict: z.enum(FINDING_VERDICTS),
-  note: storableText.pipe(z.string().max(2000, 'must be at most 2000 characters')).nullish(),
+  note: z.string().max(2000, 'must be at most 2000 characters').nullish(),
 });
 
 export const learningsQuery = z.object({
-  repo: storableText
-    .pipe(z.string().trim().regex(/^[^/\s]+\/[^/\s]+$/, 'must be owner/name').max(256))
-    .optional(),
+  repo: z.string().trim().regex(/^[^/\s]+\/[^/\s]+$/, 'must be owner/name').max(256).optional(),
 });
 export const learningParams = z.object({ id: z.uuid({ error: 'must be a learning id' }) });
 export const learningItem = z.object({

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { PullRequestSelector } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import type { FindingFeedbackRepository } from '../../repositories/finding-feedback-repository.js';
+import type { PublicationService } from '../../publishing/publication-service.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
 import { countBySeverity, scoreReview } from '../../review/findings/score.js';
 import type { informationItem, listItem } from './review-schemas.js';
@@ -24,6 +25,7 @@ export class ReviewService {
       reviews: ReviewRepository;
       feedback: FindingFeedbackRepository;
       queue: JobQueue;
+      publishing: PublicationService;
       log: Logger;
     },
   ) {}
@@ -65,6 +67,7 @@ export class ReviewService {
         triggeredBy: review?.triggedBy ?? null,
         skippedFiles: raw?.skippedFiles ?? [],
         configProblems: raw?.configProblems ?? [],
+        publication: await this.deps.publishing.view(pr, review),
       },
     ];
   }
@@ -94,13 +97,16 @@ export class ReviewService {
     });
   }
 
-  /** A manual re-review: a new run of the stored pull request, straight into `sanitizedPrPayload`. */
-  /** Without a mode, the repository's `.ai-review.yml` names it, else `focused` (decisions.md §10). */
-  async start(userId: string, selector: PullRequestSelector, mode?: ReviewMode): Promise<void> {
+  /**
+   * A manual re-review: a new run of the stored pull request, straight into `sanitizedPrPayload`.
+   * Without a mode, the repository's `.ai-review.yml` names it, else `focused` (decisions.md §10).
+   * `headSha` names the commit when it is not the pull request's head (a re-requested check run).
+   */
+  async start(userId: string, selector: PullRequestSelector, mode?: ReviewMode, headSha?: string): Promise<void> {
     const found = await this.deps.reviews.findWithPullRequest(userId, selector);
     if (found === undefined || found.pr.bodyBlob === null) throw new AppError('NOT_FOUND', 'No such pull request, or no stored webhook payload to review');
     const { pr } = found;
-    const runId = await this.deps.reviews.startManual({ pullRequestId: pr.id, prId: pr.prId, userId, headSha: pr.headSha, mode });
+    const runId = await this.deps.reviews.startManual({ pullRequestId: pr.id, prId: pr.prId, userId, headSha: headSha ?? pr.headSha, mode });
     try {
       await this.deps.queue.add('sanitizedPrPayload', { pullRequestId: pr.id, runId }, { jobId: `run-${runId}` });
     } catch (error) {

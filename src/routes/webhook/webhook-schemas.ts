@@ -43,6 +43,8 @@ export const pullRequestEventSchema = z.looseObject({
     html_url: githubText().nullish(),
     private: z.boolean().nullish(),
   }),
+  /** Present when the delivery comes from the GitHub App (decisions.md §8). */
+  installation: z.looseObject({ id: z.number().int().positive() }).nullish(),
 });
 
 export type PullRequestEvent = z.infer<typeof pullRequestEventSchema>;

@@ -9,6 +9,7 @@ import type { UserRepository } from '../../repositories/user-repository.js';
 import type { WebhookDeliveryRepository } from '../../repositories/webhook-delivery-repository.js';
 import type { IntakeItem, IntakeOutcome, WebhookIntakeRepository } from '../../repositories/webhook-intake-repository.js';
 import type { SessionInfo } from '../../services/session-service.js';
+import type { AppEventsService } from './app-events.js';
 import { pullRequestEventSchema, type PullRequestEvent } from './webhook-schemas.js';
 
 /** decisions.md §6: the actions that start a review (on an open pull request; drafts as §10's `drafts` says). */
@@ -23,7 +24,7 @@ export interface IncomingDelivery {
   session: SessionInfo | null;
 }
 
-export type DeliveryOutcome = 'ping' | IntakeOutcome;
+export type DeliveryOutcome = 'ping' | 'app-event' | IntakeOutcome;
 
 export interface WebhookServiceDeps {
   users: UserRepository;
@@ -32,6 +33,8 @@ export interface WebhookServiceDeps {
   queue: JobQueue;
   webhookSecret: string | undefined;
   log: Logger;
+  /** The GitHub App's events (decisions.md §8). */
+  appEvents: AppEventsService;
   /** Intake batches written at once (each takes a database connection). */
   writers?: number;
 }
@@ -63,8 +66,15 @@ export class WebhookService {
     const basis = await this.authenticate(delivery, bodyJson);
     const event = delivery.event?.trim();
     if (event === 'ping') return 'ping';
+    const deliveryId = delivery.deliveryId ?? `sha256-${sha256Hex(bodyJson)}`;
+    if (event !== undefined && this.deps.appEvents.handles(event)) {
+      // The App's own events are GitHub's to send: a session cannot stand in for a signature.
+      if (basis === 'session') throw new AppError('UNAUTHORIZED', `A ${event} event must be signed with x-hub-signature-256`);
+      await this.deps.appEvents.receive(event, delivery.payload, deliveryId);
+      return 'app-event';
+    }
     if (event !== 'pull_request') {
-      throw new AppError('UNPROCESSABLE_ENTITY', event ? `Unsupported event "${event}": only pull_request is processed` : 'Missing x-github-event header');
+      throw new AppError('UNPROCESSABLE_ENTITY', event ? `Unsupported event "${event}"` : 'Missing x-github-event header');
     }
 
     const parsed = pullRequestEventSchema.safeParse(delivery.payload);
@@ -75,10 +85,10 @@ export class WebhookService {
       throw new AppError('FORBIDDEN', 'An unsigned delivery may only carry your own pull requests');
     }
 
-    const deliveryId = delivery.deliveryId ?? `sha256-${sha256Hex(bodyJson)}`;
     const outcome = await this.intake.submit(intakeItem(deliveryId, payload, bodyJson));
-    // The API document's answer when no registered user is the author.
-    if (outcome === 'unknown-author') throw new AppError('INTERNAL', 'Failed to process webhook payload');
+    // The API document's answer when no registered user is the author; through the App, a pull
+    // request nobody here owns (no registered author, an unclaimed installation) is simply not stored.
+    if (outcome === 'unknown-author' && (payload.installation ?? null) === null) throw new AppError('INTERNAL', 'Failed to process webhook payload');
     // The answer only waits for the store: the job follows, and the relay covers a failed enqueue.
     if (outcome === 'review-started') void this.dispatcher.submit(deliveryId);
     return outcome;
@@ -139,6 +149,7 @@ function intakeItem(deliveryId: string, payload: PullRequestEvent, bodyJson: str
     deliveryId,
     action: payload.action,
     authorId: pr.user.id,
+    installationId: payload.installation?.id ?? null,
     prId: pr.id,
     repositoryId: String(repository.id),
     repositoryName: repository.full_name,

@@ -1,0 +1,90 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../db/database.js';
+import { githubInstallations, users, type GitHubInstallation, type InstalledRepository } from '../db/schema/index.js';
+
+export interface InstallationFacts {
+  id: number;
+  senderId: number;
+  accountId: number;
+  accountLogin: string;
+  accountType: string;
+  repositorySelection: string;
+}
+
+/** The App's installations (decisions.md §8): queries only; the rules are in the installation service. */
+export class GitHubInstallationRepository {
+  constructor(private readonly db: Database) {}
+
+  async find(id: number): Promise<GitHubInstallation | undefined> {
+    const [row] = await this.db.select().from(githubInstallations).where(eq(githubInstallations.id, id)).limit(1);
+    return row;
+  }
+
+  /**
+   * Records an installation from any of its events. A new row belongs to the registered user whose
+   * GitHub id sent the event (else it is unclaimed); a known one keeps its owner. `repositories`
+   * replaces the list when given.
+   */
+  async upsert(facts: InstallationFacts, changes: { repositories?: InstalledRepository[]; suspended?: boolean; deleted?: boolean } = {}): Promise<GitHubInstallation> {
+    const owner = sql`(select ${users.id} from ${users} where ${users.codehostUserId} = ${facts.senderId})`;
+    const state = {
+      accountId: facts.accountId,
+      accountLogin: facts.accountLogin,
+      accountType: facts.accountType,
+      repositorySelection: facts.repositorySelection,
+      ...(changes.repositories === undefined ? {} : { repositories: changes.repositories }),
+      ...(changes.suspended === undefined ? {} : { suspended: changes.suspended }),
+      ...(changes.deleted === undefined ? {} : { deletedAt: changes.deleted ? new Date() : null }),
+    };
+    const [row] = await this.db
+      .insert(githubInstallations)
+      .values({ id: facts.id, senderId: facts.senderId, userId: owner, ...state })
+      .onConflictDoUpdate({ target: githubInstallations.id, set: { ...state, updatedAt: new Date() } })
+      .returning();
+    return row!;
+  }
+
+  /** Adds and removes repositories of an installation in one statement (concurrent events do not lose each other's). */
+  async changeRepositories(facts: InstallationFacts, added: InstalledRepository[], removedIds: number[]): Promise<GitHubInstallation> {
+    const existing = await this.upsert(facts);
+    const [row] = await this.db
+      .update(githubInstallations)
+      .set({
+        repositories: sql`(
+          select coalesce(jsonb_agg(r), '[]'::jsonb) from (
+            select r from jsonb_array_elements(${githubInstallations.repositories}) as r
+            where not ((r->>'id')::bigint = any(${`{${[...removedIds, ...added.map((repo) => repo.id)].join(',')}}`}::bigint[]))
+            union all
+            select r from jsonb_array_elements(${JSON.stringify(added)}::jsonb) as r
+          ) as list)`,
+        updatedAt: new Date(),
+      })
+      .where(eq(githubInstallations.id, existing.id))
+      .returning();
+    return row!;
+  }
+
+  /** Gives the unclaimed installations of a GitHub id to the user who just signed in or linked it. */
+  async claim(userId: string, githubId: number, executor: Executor = this.db): Promise<void> {
+    await executor
+      .update(githubInstallations)
+      .set({ userId, updatedAt: new Date() })
+      .where(and(eq(githubInstallations.senderId, githubId), isNull(githubInstallations.userId)));
+  }
+
+  /** The user's installations that are still installed, newest first. */
+  listForUser(userId: string): Promise<GitHubInstallation[]> {
+    return this.db
+      .select()
+      .from(githubInstallations)
+      .where(and(eq(githubInstallations.userId, userId), isNull(githubInstallations.deletedAt)))
+      .orderBy(desc(githubInstallations.createdAt));
+  }
+}
+
+/** Whether the App may still act on a repository of this installation (decisions.md §8, access lost). */
+export function installationCovers(installation: GitHubInstallation | undefined, repository: { id?: number | null; fullName: string }): boolean {
+  if (installation === undefined || installation.deletedAt !== null || installation.suspended) return false;
+  if (installation.repositorySelection === 'all') return true;
+  return installation.repositories.some((repo) => (typeof repository.id === 'number' && repo.id === repository.id) || repo.fullName.toLowerCase() === repository.fullName.toLowerCase());
+}
