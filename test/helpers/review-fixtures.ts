@@ -97,7 +97,7 @@ export interface ReviewInformation {
   failureReason: string | null;
   reviewdSha: string | null;
   reviewRawJSON: {
-    comments: Array<{ file: string; line: number; endLine: number; severity: string; title: string }>;
+    comments: Array<{ id: string; file: string; line: number; endLine: number; severity: string; title: string; verdict?: string | null }>;
     skippedFiles: Array<{ path: string; reason: string }>;
     droppedFindings: Record<string, number>;
     summary: { overview: string; findingsCount: number };

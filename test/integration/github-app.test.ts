@@ -193,6 +193,46 @@ describe('the GitHub App: reviews posted in the pull request', () => {
     expect(github.pull(repo.full_name, 3).issueComments.filter((comment) => comment.user.type === 'Bot' && comment.body.startsWith('<!-- ai-review:summary'))).toHaveLength(1);
   });
 
+  it('a /wrong reply to an inline comment is the verdict of decisions.md §10: shown on the finding, its note a learning, the finding not posted again; a reply by NONE changes nothing', async () => {
+    const { t, github } = world;
+    const installer = await signInWithGitHub(t.app, github);
+    const repo = newRepo();
+    const installationId = 4_100_006;
+    github.install(installationId, [repo.full_name]);
+    await deliver(t.app, 'installation', installationPayload('created', installationId, installer.githubId, [repo]));
+    world.model.reply(appModel(SAMPLE_FINDINGS));
+    const payload = appPullRequest(installationId, repo, githubUser().id, { headSha: SHA1, number: 21 });
+    github.openPull(repo.full_name, 21, SHA1, SAMPLE_DIFF);
+    await deliver(t.app, 'pull_request', payload);
+    const prId = payload.pull_request.id;
+    await publication(t.app, installer.cookie, prId, (review) => review.publication.state === 'published');
+    const [critical] = github.inlineComments(repo.full_name, 21);
+    const findingId = /ai-review:finding:([0-9a-f-]+)/.exec(critical!.body)![1]!;
+
+    const reply = (body: string, association: string, id: number) => ({
+      action: 'created',
+      comment: { id, in_reply_to_id: critical!.id, body, user: member(), author_association: association },
+      pull_request: { number: 21 },
+      repository: repo,
+      installation: { id: installationId },
+    });
+    expect((await deliver(t.app, 'pull_request_review_comment', reply('/wrong', 'NONE', 9_100_001))).statusCode).toBe(200);
+    expect((await deliver(t.app, 'pull_request_review_comment', reply('/wrong values is never empty: the caller checks it', 'OWNER', 9_100_002))).statusCode).toBe(200);
+
+    const information = await t.app.inject({ method: 'GET', url: `/review/information/${prId}`, headers: { cookie: installer.cookie } });
+    const comments = information.json<Array<{ reviewRawJSON: { comments: Array<{ id: string; verdict: string | null }> } }>>()[0]!.reviewRawJSON.comments;
+    expect(comments.find((comment) => comment.id === findingId)?.verdict).toBe('wrong');
+    const learnings = await t.app.inject({ method: 'GET', url: `/review/learnings?repo=${repo.full_name}`, headers: { cookie: installer.cookie } });
+    expect(learnings.json()).toEqual([expect.objectContaining({ repositoryName: repo.full_name, note: 'values is never empty: the caller checks it' })]);
+
+    // The same finding again on a re-run: suppressed before it is stored or posted.
+    const command = github.addIssueComment(repo.full_name, 21, '/review', member());
+    await deliver(t.app, 'issue_comment', commentPayload(installationId, repo, 21, command));
+    const rerun = await publication(t.app, installer.cookie, prId, (review) => review.triggeredBy === 'manual' && review.publication.state === 'published');
+    expect(rerun.reviewRawJSON!.comments.map((comment) => comment.id)).not.toContain(findingId);
+    expect(github.inlineComments(repo.full_name, 21).filter((comment) => comment.body.includes(findingId))).toHaveLength(1);
+  });
+
   it('a line GitHub refuses goes to the summary and the rest is posted; a secondary rate limit waits as asked, then succeeds', async () => {
     const { t, github } = world;
     const installer = await signInWithGitHub(t.app, github);
