@@ -14,6 +14,12 @@ export function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
+/** deadlock_detected or serialization_failure: the statement lost a race and may simply run again. */
+export function isTransientConflict(error: unknown): boolean {
+  for (const current of causes(error)) if (codeOf(current) === '40P01' || codeOf(current) === '40001') return true;
+  return false;
+}
+
 // Connection-level failures of PostgreSQL (class 08, shutdown, too many connections) and of Redis.
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P03', '53300', '08000', '08001', '08003', '08006']);
 const REDIS_DOWN = /Connection is closed|enableOfflineQueue|Stream isn't writeable/;

@@ -1,3 +1,4 @@
+import { isTransientConflict } from '../db/errors.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { PREVIOUS_RUN_SNAPSHOT } from './review-repository.js';
 
@@ -184,11 +185,23 @@ function batchFields(items: IntakeItem[]): string {
   );
 }
 
+/** Runs of the intake statement when it loses a deadlock or a serialization race. */
+const INTAKE_ATTEMPTS = 3;
+
 export class WebhookIntakeRepository {
   constructor(private readonly database: DatabaseHandle) {}
 
   async store(items: IntakeItem[]): Promise<IntakeOutcome[]> {
-    const rows = await this.database.prepared<{ owned: boolean; stored: boolean; review_started: boolean }>('webhook_intake', INTAKE, [batchFields(items), items.map((item) => item.bodyJson)]);
-    return rows.map((row) => (!row.owned ? 'unknown-author' : !row.stored ? 'duplicate' : row.review_started ? 'review-started' : 'stored'));
+    const parameters = [batchFields(items), items.map((item) => item.bodyJson)];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const rows = await this.database.prepared<{ owned: boolean; stored: boolean; review_started: boolean }>('webhook_intake', INTAKE, parameters);
+        return rows.map((row) => (!row.owned ? 'unknown-author' : !row.stored ? 'duplicate' : row.review_started ? 'review-started' : 'stored'));
+      } catch (error) {
+        // The statement locks the pull request and its review, as a worker finishing a run does:
+        // PostgreSQL may pick it as a deadlock's victim. It wrote nothing; GitHub must not see a 500.
+        if (attempt >= INTAKE_ATTEMPTS || !isTransientConflict(error)) throw error;
+      }
+    }
   }
 }

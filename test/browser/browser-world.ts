@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { AxeBuilder } from '@axe-core/playwright';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -12,7 +14,8 @@ import { reviewWorld, type ReviewWorld } from '../helpers/review-world.js';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-export const SCREENSHOT_DIR = new URL('../../docs/screenshots/', import.meta.url).pathname;
+/** Screenshots go to a temporary folder; `UPDATE_SCREENSHOTS=1 npm test` refreshes the README's in docs/. */
+export const SCREENSHOT_DIR = process.env.UPDATE_SCREENSHOTS === '1' ? new URL('../../docs/screenshots/', import.meta.url).pathname : `${join(tmpdir(), 'review-service-screenshots')}/`;
 
 export interface BrowserWorld extends ReviewWorld {
   baseUrl: string;

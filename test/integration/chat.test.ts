@@ -145,7 +145,10 @@ describe('POST /conversation/chat', () => {
     const seeded = await seedUserData(t.app.db, account.id);
     await t.app.repos.pullRequests.cacheDiff(seeded.pullRequestId, 'diff --git a/x.ts b/x.ts\n+const marker = "DIFF-MARKER";\n');
     answer = () => ({ text: 'It adds a marker.' });
-    expect((await chat(account, { message: 'What does it do?', prId: seeded.prId })).status).toBe(200);
+    const response = await chat(account, { message: 'What does it do?', prId: seeded.prId });
+    expect(response.status).toBe(200);
+    // The answer streams after the status: the model has been asked once the stream ends.
+    await readAll(response);
     const system = lastAnswerRequest().body.messages.find((message) => message.role === 'system')!.content as string;
     expect(system).toContain('DIFF-MARKER');
     expect(system).toContain('octo/repo#1: Seeded pull request');

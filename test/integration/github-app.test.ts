@@ -55,6 +55,22 @@ describe('the GitHub App: reviews posted in the pull request', () => {
   });
   afterAll(() => world.close());
 
+  /** A signed-in installer, an installation of a new repository, and a pull request through it, reviewed and published. */
+  async function publishedPullRequest(installationId: number, number: number, findings: Parameters<typeof appModel>[0]) {
+    const { t, github } = world;
+    const installer = await signInWithGitHub(t.app, github);
+    const repo = newRepo();
+    github.install(installationId, [repo.full_name]);
+    await deliver(t.app, 'installation', installationPayload('created', installationId, installer.githubId, [repo]));
+    world.model.reply(appModel(findings));
+    const payload = appPullRequest(installationId, repo, githubUser().id, { headSha: SHA1, number });
+    github.openPull(repo.full_name, number, SHA1, SAMPLE_DIFF);
+    await deliver(t.app, 'pull_request', payload);
+    const prId = payload.pull_request.id;
+    await publication(t.app, installer.cookie, prId, (review) => review.publication.state === 'published');
+    return { installer, repo, prId };
+  }
+
   it('an installation, then a pull request by an unregistered author: a check run, one review with inline comments on diff lines, one summary; no duplicates on redelivery or /review; a push posts only the new finding and resolves the gone one', async () => {
     const { t, github } = world;
     const installer = await signInWithGitHub(t.app, github);
@@ -143,17 +159,8 @@ describe('the GitHub App: reviews posted in the pull request', () => {
 
   it('commands: /help and /ask are answered once each; NONE, bots and the App itself are ignored; a re-requested check reviews that commit again', async () => {
     const { t, github } = world;
-    const installer = await signInWithGitHub(t.app, github);
-    const repo = newRepo();
     const installationId = 4_100_002;
-    github.install(installationId, [repo.full_name]);
-    await deliver(t.app, 'installation', installationPayload('created', installationId, installer.githubId, [repo]));
-    world.model.reply(appModel([]));
-    const payload = appPullRequest(installationId, repo, githubUser().id, { headSha: SHA1, number: 3 });
-    github.openPull(repo.full_name, 3, SHA1, SAMPLE_DIFF);
-    await deliver(t.app, 'pull_request', payload);
-    const prId = payload.pull_request.id;
-    await publication(t.app, installer.cookie, prId, (review) => review.publication.state === 'published');
+    const { installer, repo, prId } = await publishedPullRequest(installationId, 3, []);
     expect(github.checkRuns.find((run) => run.repository === repo.full_name && run.head_sha === SHA1)).toMatchObject({ conclusion: 'success' });
     // No finding: no review, but the summary and the check.
     expect(github.submittedReviews(repo.full_name, 3)).toHaveLength(0);
@@ -195,17 +202,8 @@ describe('the GitHub App: reviews posted in the pull request', () => {
 
   it('a /wrong reply to an inline comment is the verdict of decisions.md §10: shown on the finding, its note a learning, the finding not posted again; a reply by NONE changes nothing', async () => {
     const { t, github } = world;
-    const installer = await signInWithGitHub(t.app, github);
-    const repo = newRepo();
     const installationId = 4_100_006;
-    github.install(installationId, [repo.full_name]);
-    await deliver(t.app, 'installation', installationPayload('created', installationId, installer.githubId, [repo]));
-    world.model.reply(appModel(SAMPLE_FINDINGS));
-    const payload = appPullRequest(installationId, repo, githubUser().id, { headSha: SHA1, number: 21 });
-    github.openPull(repo.full_name, 21, SHA1, SAMPLE_DIFF);
-    await deliver(t.app, 'pull_request', payload);
-    const prId = payload.pull_request.id;
-    await publication(t.app, installer.cookie, prId, (review) => review.publication.state === 'published');
+    const { installer, repo, prId } = await publishedPullRequest(installationId, 21, SAMPLE_FINDINGS);
     const [critical] = github.inlineComments(repo.full_name, 21);
     const findingId = /ai-review:finding:([0-9a-f-]+)/.exec(critical!.body)![1]!;
 

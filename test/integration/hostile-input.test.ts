@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeAiProvider } from '../fakes/fake-ai-providers.js';
+import { FakeGitHubApp } from '../fakes/fake-github-app.js';
 import { signInWithGitHub } from '../helpers/github-login.js';
 import { reviewWorld, type ReviewWorld } from '../helpers/review-world.js';
 import { examplePayload } from '../helpers/webhooks.js';
@@ -186,7 +187,9 @@ describe('hostile input on every route of the OpenAPI document', () => {
     // Every dependency answers, so a 5xx can only be the service's own fault.
     const flavors = ['openai', 'anthropic', 'google', 'openrouter'] as const;
     for (const flavor of flavors) providers.push(await FakeAiProvider.start(flavor));
-    world = await reviewWorld(Object.fromEntries(flavors.map((flavor, index) => [`BYOK_${flavor.toUpperCase()}_BASE_URL`, providers[index]!.url])));
+    // The GitHub App too, so /github/install has what it needs.
+    const github = new FakeGitHubApp();
+    world = await reviewWorld({ ...github.env(), ...Object.fromEntries(flavors.map((flavor, index) => [`BYOK_${flavor.toUpperCase()}_BASE_URL`, providers[index]!.url])) }, github);
     doc = (await world.t.app.inject({ method: 'GET', url: '/docs/json' })).json<OpenApiDocument>();
   });
   afterAll(async () => {

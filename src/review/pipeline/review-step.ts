@@ -203,7 +203,7 @@ function overview(review: ReviewOutput, chunkCount: number, skippedCount: number
   const notes = [];
   if (incremental && since) notes.push(`Reviewed the changes since ${since.slice(0, 12)}; earlier findings on untouched code are kept.`);
   if (chunkCount > 1) notes.push(`This pull request was reviewed in ${chunkCount} parts.`);
-  if (skippedCount > 0) notes.push(`${skippedCount} file${skippedCount === 1 ? ' was' : 's were'} skipped (see skippedFiles).`);
+  if (skippedCount > 0) notes.push(`${skippedCount} file${skippedCount === 1 ? ' was' : 's were'} skipped; each is listed with the reason.`);
   if (layoutOnlyFiles > 0) notes.push(`Line-ending and whitespace-only changes in ${layoutOnlyFiles} reviewed file${layoutOnlyFiles === 1 ? '' : 's'} were not reviewed (see skippedChanges).`);
   const unverified = review.comments.filter((comment) => 'verified' in comment && comment.verified === false).length;
   if (unverified > 0) notes.push(`${unverified} finding${unverified === 1 ? ' was' : 's were'} not confirmed by the verification pass and ${unverified === 1 ? 'is' : 'are'} marked unverified.`);
