@@ -52,9 +52,11 @@ export default fp(
         index: false,
         preCompressed: true,
         decorateReply: false,
+        // The cache policy is ours (setHeaders): hashed assets for a year, the rest revalidated.
+        cacheControl: false,
         allowedPath: (path) => path !== '/index.html',
         setHeaders: (response, path) => {
-          response.header('cache-control', path.includes('/assets/') ? IMMUTABLE : 'no-cache');
+          response.setHeader('cache-control', path.includes('/assets/') ? IMMUTABLE : 'no-cache');
         },
       });
     });
