@@ -1,15 +1,9 @@
 import { SEVERITIES, type Severity } from '../review/answer/review-output.js';
+import type { FindingLike } from '../review/findings/select-findings.js';
 
 /** A finding as the publisher reads it from a stored review. */
-export interface PublishableFinding {
+export interface PublishableFinding extends FindingLike {
   id: string;
-  file: string;
-  line: number;
-  endLine: number;
-  severity: Severity;
-  confidence: number;
-  title: string;
-  comment: string;
   failureScenario: string;
   suggestedFix: string;
   replacement: string | null;
