@@ -55,13 +55,20 @@ describe('the GitHub App: reviews posted in the pull request', () => {
   });
   afterAll(() => world.close());
 
-  /** A signed-in installer, an installation of a new repository, and a pull request through it, reviewed and published. */
-  async function publishedPullRequest(installationId: number, number: number, findings: Parameters<typeof appModel>[0]) {
+  /** A signed-in installer and an installation of a new repository. */
+  async function installedRepository(installationId: number) {
     const { t, github } = world;
     const installer = await signInWithGitHub(t.app, github);
     const repo = newRepo();
     github.install(installationId, [repo.full_name]);
     await deliver(t.app, 'installation', installationPayload('created', installationId, installer.githubId, [repo]));
+    return { installer, repo };
+  }
+
+  /** The above, and a pull request through it, reviewed and published. */
+  async function publishedPullRequest(installationId: number, number: number, findings: Parameters<typeof appModel>[0]) {
+    const { t, github } = world;
+    const { installer, repo } = await installedRepository(installationId);
     world.model.reply(appModel(findings));
     const payload = appPullRequest(installationId, repo, githubUser().id, { headSha: SHA1, number });
     github.openPull(repo.full_name, number, SHA1, SAMPLE_DIFF);
@@ -233,11 +240,8 @@ describe('the GitHub App: reviews posted in the pull request', () => {
 
   it('a line GitHub refuses goes to the summary and the rest is posted; a secondary rate limit waits as asked, then succeeds', async () => {
     const { t, github } = world;
-    const installer = await signInWithGitHub(t.app, github);
-    const repo = newRepo();
     const installationId = 4_100_003;
-    github.install(installationId, [repo.full_name]);
-    await deliver(t.app, 'installation', installationPayload('created', installationId, installer.githubId, [repo]));
+    const { installer, repo } = await installedRepository(installationId);
     world.model.reply(appModel(SAMPLE_FINDINGS));
     github.refusedLines.add('src/math.ts:9');
     github.rateLimit = { remaining: 1, pattern: /^POST .*\/pulls\/\d+\/reviews$/, retryAfterSeconds: 1 };
@@ -261,11 +265,8 @@ describe('the GitHub App: reviews posted in the pull request', () => {
 
   it('a failed review: the check is neutral, titled "Review failed" with the reason; nothing else is posted', async () => {
     const { t, github } = world;
-    const installer = await signInWithGitHub(t.app, github);
-    const repo = newRepo();
     const installationId = 4_100_005;
-    github.install(installationId, [repo.full_name]);
-    await deliver(t.app, 'installation', installationPayload('created', installationId, installer.githubId, [repo]));
+    const { installer, repo } = await installedRepository(installationId);
     world.model.reply(() => ({ status: 400, message: 'This model is not available' }));
     const payload = appPullRequest(installationId, repo, githubUser().id, { headSha: SHA1, number: 9 });
     github.openPull(repo.full_name, 9, SHA1, SAMPLE_DIFF);
@@ -281,11 +282,8 @@ describe('the GitHub App: reviews posted in the pull request', () => {
 
   it('uninstalled: nothing more is posted and no token is asked for; the stored pull request and review stay', async () => {
     const { t, github } = world;
-    const installer = await signInWithGitHub(t.app, github);
-    const repo = newRepo();
     const installationId = 4_100_004;
-    github.install(installationId, [repo.full_name]);
-    await deliver(t.app, 'installation', installationPayload('created', installationId, installer.githubId, [repo]));
+    const { installer, repo } = await installedRepository(installationId);
     world.model.reply(appModel([]));
     const payload = appPullRequest(installationId, repo, githubUser().id, { headSha: SHA1, number: 8 });
     github.openPull(repo.full_name, 8, SHA1, SAMPLE_DIFF);

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { FindingVerdict } from '../../db/schema/index.js';
 import type { GitHubApp } from '../../adapters/github/github-app.js';
 import type { AppCommand, JobQueue } from '../../adapters/queue/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
@@ -19,16 +20,13 @@ import {
 /** The GitHub App's events besides `pull_request` and `ping` (decisions.md §8). */
 export const APP_EVENTS = new Set(['installation', 'installation_repositories', 'issue_comment', 'check_run', 'pull_request_review_comment']);
 
-export const VERDICTS = ['helpful', 'wrong', 'wontfix'] as const;
-export type Verdict = (typeof VERDICTS)[number];
-
 /** A reply to one of the App's inline comments that gives a verdict on its finding (decisions.md §10). */
 export interface FindingReply {
   pullRequestId: string;
   /** The pull request's owner: the verdict is theirs. */
   userId: string;
   findingId: string;
-  verdict: Verdict;
+  verdict: FindingVerdict;
   note: string | undefined;
   commentId: number;
 }
@@ -159,7 +157,7 @@ export class AppEventsService {
       pullRequestId: found.pr.id,
       userId: found.pr.userId,
       findingId: found.posted.findingId,
-      verdict: match[1]!.toLowerCase() as Verdict,
+      verdict: match[1]!.toLowerCase() as FindingVerdict,
       note: match[2]!.trim() || undefined,
       commentId: comment.id,
     };
