@@ -29,6 +29,7 @@ import usersRoutes from './routes/users/users-routes.js';
 import webhookRoutes from './routes/webhook/webhook-routes.js';
 import workspaceRoutes from './routes/workspace/workspace-routes.js';
 import { loggerOptions } from './lib/logger-options.js';
+import { OneLinePerRequest } from './lib/request-log.js';
 
 export interface AppOptions {
   config: AppConfig;
@@ -95,6 +96,7 @@ export function fastifyOptions(config: AppConfig, logger: FastifyServerOptions['
     trustProxy: config.trustProxy,
     // Request ids are generated here, never taken from a client header.
     requestIdHeader: false,
+    logController: new OneLinePerRequest(),
     // Start waits for the database however long its migrations take (progress is logged); only a
     // real error stops it, never Fastify's 10 s default.
     pluginTimeout: 0,

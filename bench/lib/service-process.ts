@@ -19,6 +19,9 @@ export const benchServerUrls = () => ({
   redisUrl: process.env.BENCH_REDIS_URL || process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379',
 });
 
+/** BENCH_CPU_PROFILE=dir: each service process writes a V8 CPU profile there when it stops. */
+const cpuProfileArgs = () => (process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : []);
+
 export interface ServiceProcess {
   url: string;
   dataDir: string;
@@ -68,7 +71,7 @@ export async function startService(
         ...(servers === undefined ? {} : { DATABASE_URL: database!.url, REDIS_URL: servers.redisUrl, REDIS_KEY_PREFIX: redisKeyPrefix }),
         ...env,
       },
-      { logFile: join(dataDir, 'server.log') },
+      { logFile: join(dataDir, 'server.log'), nodeArgs: cpuProfileArgs() },
     );
     return server.url!;
   };

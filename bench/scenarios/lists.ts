@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Database } from '../../src/db/database.js';
+import { queryRows, type DatabaseHandle } from '../../src/db/database.js';
 import { ConversationRepository } from '../../src/repositories/conversation-repository.js';
 import { PullRequestRepository, type PullRequestFilter } from '../../src/repositories/pull-request-repository.js';
 import { ReviewRepository } from '../../src/repositories/review-repository.js';
@@ -32,14 +32,14 @@ interface Variant {
   name: string;
   path: string;
   /** The repository's query behind the endpoint, for EXPLAIN. */
-  query: (db: Database) => SQL | { getSQL(): SQL };
+  query: (database: DatabaseHandle) => SQL | { getSQL(): SQL };
 }
 
 function variants(userId: string, cursor: string): Variant[] {
   const list = (name: string, query: string, filter: Omit<PullRequestFilter, 'order'> & { order?: 'asc' | 'desc' }): Variant => ({
     name,
     path: `/pull-request/list${query}`,
-    query: (db) => new PullRequestRepository(db).list(userId, { order: 'desc', ...filter }),
+    query: (database) => new PullRequestRepository(database).listPageQuery(userId, { order: 'desc', ...filter }),
   });
   const common = TITLE_NOUNS[4]!;
   return [
@@ -57,15 +57,15 @@ function variants(userId: string, cursor: string): Variant[] {
     {
       name: 'summary since mid-way',
       path: `/pull-request/list/summary?updatedAt=${encodeURIComponent(cursor)}`,
-      query: (db) => new PullRequestRepository(db).summary(userId, new Date(cursor), undefined),
+      query: (database) => new PullRequestRepository(database).summaryPageQuery(userId, new Date(cursor), undefined),
     },
     {
       name: `summary search "${common}"`,
       path: `/pull-request/list/summary?search=${common}`,
-      query: (db) => new PullRequestRepository(db).summary(userId, undefined, common),
+      query: (database) => new PullRequestRepository(database).summaryPageQuery(userId, undefined, common),
     },
-    { name: 'review list', path: '/review/list', query: (db) => new ReviewRepository(db).recentForUser(userId, DASHBOARD_SIZE) },
-    { name: 'conversations', path: '/conversation', query: (db) => new ConversationRepository(db).list(userId, undefined) },
+    { name: 'review list', path: '/review/list', query: (database) => new ReviewRepository(database.db).recentQuery(userId, DASHBOARD_SIZE) },
+    { name: 'conversations', path: '/conversation', query: (database) => new ConversationRepository(database).threadsPageQuery(userId, undefined) },
   ];
 }
 
@@ -105,10 +105,10 @@ export async function listsBench(backend: Backend, durationSeconds: number) {
       report(`${variant.name} [${backend}]`, { 'req/s': result.requestsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms, non2xx: result.non2xx, errors: result.errors });
     }
 
-    await service.inspect(async ({ db }) => {
+    await service.inspect(async (database) => {
       for (const variant of all) {
         if (variant.query === undefined) continue;
-        const plan = await queryRows<{ 'QUERY PLAN': string }>(db, sql`explain (analyze, costs off) ${variant.query(db)}`);
+        const plan = await queryRows<{ 'QUERY PLAN': string }>(database.db, sql`explain (analyze, costs off) ${variant.query(database)}`);
         console.log(`\n-- ${variant.name} [${backend}]: GET ${variant.path}\n${plan.map((row) => row['QUERY PLAN']).join('\n')}`);
       }
     });

@@ -11,6 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { pgliteStatements } from './pglite-statements.js';
 import * as schema from './schema/index.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -21,8 +22,9 @@ export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
   /**
-   * A hot statement by name: PostgreSQL parses and plans it once per connection instead of on every
-   * call. For the few statements whose planning is a real share of their cost.
+   * A hot statement by name: PostgreSQL parses it once per connection (and plans it once, when a
+   * generic plan serves) instead of on every call; the empty name parses and plans it each time.
+   * For the few statements whose overhead is a real share of their cost.
    */
   prepared<T>(name: string, text: string, values: unknown[]): Promise<T[]>;
   ping(): Promise<void>;
@@ -67,8 +69,7 @@ async function openPglite(options: DatabaseOptions, migrationsFolder: string): P
   return {
     db,
     kind: 'pglite',
-    // One in-process connection; PGlite keeps no named statements, the saving is the round trip anyway.
-    prepared: async <T>(_name: string, text: string, values: unknown[]) => (await client.query<T>(text, values)).rows,
+    prepared: pgliteStatements(client),
     ping: async () => {
       await client.query('select 1');
     },

@@ -1,15 +1,24 @@
-import { and, desc, eq, lt, lte, sql } from 'drizzle-orm';
-import type { Database } from '../db/database.js';
+import { and, desc, eq, lt, lte, sql, type Placeholder } from 'drizzle-orm';
+import type { Database, DatabaseHandle } from '../db/database.js';
+import { isoTime, jsonObject, jsonPage } from '../db/json-page.js';
+import { StatementCache, statementOf } from '../db/statement-cache.js';
 import { aiConversations, aiMessages, type AiConversation, type AiMessage } from '../db/schema/index.js';
 
 export type NewMessage = Omit<typeof aiMessages.$inferInsert, 'id' | 'messageCount' | 'createdAt' | 'updatedAt'>;
 
 export const THREAD_PAGE = 20;
+
+const threadItem = jsonObject({ id: aiConversations.id, title: aiConversations.title, updatedAt: isoTime(aiConversations.updatedAt) });
 export const HISTORY_PAGE = 100;
 
 /** Chat threads and their messages; every read is scoped to the owner, so another user's id finds nothing. */
 export class ConversationRepository {
-  constructor(private readonly db: Database) {}
+  private readonly statements = new StatementCache();
+  private readonly db: Database;
+
+  constructor(private readonly database: DatabaseHandle) {
+    this.db = database.db;
+  }
 
   async create(values: { id?: string; userId: string; title: string; connectedPrId: string | null; connectedPrTitle: string | null }): Promise<AiConversation> {
     const [row] = await this.db.insert(aiConversations).values(values).returning();
@@ -29,14 +38,25 @@ export class ConversationRepository {
     await this.db.update(aiConversations).set({ title }).where(eq(aiConversations.id, id));
   }
 
-  /** Threads updated strictly before `before`, newest first. */
-  list(userId: string, before: Date | undefined) {
-    return this.db
-      .select({ id: aiConversations.id, title: aiConversations.title, updatedAt: aiConversations.updatedAt })
-      .from(aiConversations)
-      .where(and(eq(aiConversations.userId, userId), before === undefined ? undefined : lt(aiConversations.updatedAt, before)))
-      .orderBy(desc(aiConversations.updatedAt), desc(aiConversations.id))
-      .limit(THREAD_PAGE);
+  /** Threads updated strictly before `before`, newest first, as the API's JSON (`threadItem`). */
+  async threadsPage(userId: string, before: Date | undefined): Promise<string> {
+    const statement = this.statements.of(before === undefined ? 'ai_conversations_page' : 'ai_conversations_page_before', (name) =>
+      statementOf<{ json: string }>(this.database, name, this.threadsPageQuery(sql.placeholder('userId'), before && sql.placeholder('before'))),
+    );
+    const [row] = await statement.execute({ userId, before: before?.toISOString() });
+    return row!.json;
+  }
+
+  /** The query behind `threadsPage`; with values bound, for EXPLAIN. */
+  threadsPageQuery(userId: string | Placeholder, before: Date | Placeholder | undefined) {
+    return jsonPage(this.db, {
+      table: aiConversations,
+      where: and(eq(aiConversations.userId, userId), before === undefined ? undefined : lt(aiConversations.updatedAt, before)),
+      orderBy: [aiConversations.updatedAt, aiConversations.id],
+      direction: 'desc',
+      limit: THREAD_PAGE,
+      item: threadItem,
+    });
   }
 
   /** Saves an exchange and moves its thread to the top of the list, in one transaction. */

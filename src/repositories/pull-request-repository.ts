@@ -1,5 +1,7 @@
-import { and, asc, desc, eq, gte, ilike, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import type { Database, Executor } from '../db/database.js';
+import { and, desc, eq, gte, ilike, lte, sql, type Placeholder } from 'drizzle-orm';
+import type { Database, DatabaseHandle, Executor } from '../db/database.js';
+import { isoTime, jsonObject, jsonPage } from '../db/json-page.js';
+import { StatementCache, statementOf } from '../db/statement-cache.js';
 import { pullRequests, type PullRequest, type ReviewStatus } from '../db/schema/index.js';
 import { parsePullRequestSelector, type PullRequestSelector } from '../lib/ids.js';
 import { containsPattern } from '../lib/like-pattern.js';
@@ -15,23 +17,74 @@ export interface PullRequestFilter {
 
 export const PAGE_SIZE = 20;
 
-/** What a list page shows: never the payload (`bodyBlob`) or the cached diff, which are kilobytes a row. */
-const listColumns = {
+/** A list's filters bound to values, or to placeholders for a statement prepared once per shape. */
+interface ListBinding {
+  userId: string | Placeholder;
+  status?: ReviewStatus | Placeholder;
+  /** One repository: an equality, one range of the (user_id, repository_name, updated_at, id) index. */
+  repository?: string | Placeholder;
+  /** Several: one array parameter, so that one statement serves every count (`anyOf` of jsonPage). */
+  repositories?: string[] | Placeholder;
+  /** An ILIKE pattern (`containsPattern`). */
+  pattern?: string | Placeholder;
+  cursor?: Date | Placeholder;
+  order: 'asc' | 'desc';
+}
+
+/** The optional filters: which are present is a list statement's shape. */
+const FILTERS = ['status', 'repository', 'repositories', 'pattern', 'cursor'] as const;
+
+/** The filter's values (none for an empty repository list or search). */
+const bindFilter = (userId: string, filter: PullRequestFilter): ListBinding => {
+  const repositories = filter.repositories ?? [];
+  return {
+    userId,
+    order: filter.order,
+    status: filter.status,
+    repository: repositories.length === 1 ? repositories[0] : undefined,
+    repositories: repositories.length > 1 ? repositories : undefined,
+    pattern: filter.search ? containsPattern(filter.search) : undefined,
+    cursor: filter.cursor,
+  };
+};
+
+const listConditions = (b: ListBinding) =>
+  and(
+    eq(pullRequests.userId, b.userId),
+    b.status === undefined ? undefined : eq(pullRequests.reviewStatus, b.status),
+    b.repository === undefined ? undefined : eq(pullRequests.repositoryName, b.repository),
+    b.pattern === undefined ? undefined : ilike(pullRequests.searchTitle, b.pattern),
+    b.cursor === undefined ? undefined : b.order === 'desc' ? lte(pullRequests.updatedAt, b.cursor) : gte(pullRequests.updatedAt, b.cursor),
+  );
+
+/** The API's list item (`listItem` of pull-requests-schemas): never the payload or the cached diff. */
+const listItem = jsonObject({
   title: pullRequests.title,
   prId: pullRequests.prId,
-  prNumber: pullRequests.prNumber,
+  number: pullRequests.prNumber,
   repositoryName: pullRequests.repositoryName,
-  state: pullRequests.state,
   diff: pullRequests.diff,
   additions: pullRequests.additions,
   deletions: pullRequests.deletions,
-  reviewStatus: pullRequests.reviewStatus,
-  createdAt: pullRequests.createdAt,
+  status: pullRequests.reviewStatus,
+  createdAt: isoTime(pullRequests.createdAt),
   headBranch: pullRequests.headBranch,
   baseBranch: pullRequests.baseBranch,
-  updatedAt: pullRequests.updatedAt,
+  updatedAt: isoTime(pullRequests.updatedAt),
   htmlUrl: pullRequests.htmlUrl,
-};
+});
+
+/** The API's summary item (`summaryItem`). */
+const summaryItem = jsonObject({
+  id: pullRequests.id,
+  prId: pullRequests.prId,
+  number: pullRequests.prNumber,
+  title: pullRequests.title,
+  createdAt: isoTime(pullRequests.createdAt),
+  htmlUrl: pullRequests.htmlUrl,
+});
+
+const byUpdate = [pullRequests.updatedAt, pullRequests.id] as [typeof pullRequests.updatedAt, typeof pullRequests.id];
 
 /** The owner's pull request, named by GitHub's id or the internal id. */
 export const ownedPullRequest = (userId: string, selector: PullRequestSelector) =>
@@ -54,49 +107,91 @@ export async function updatePullRequestQuietly(
 }
 
 export class PullRequestRepository {
-  constructor(private readonly db: Database) {}
+  private readonly db: Database;
 
-  /**
-   * One page of a user's pull requests; every variant is one range of a (user_id, …, updated_at, id)
-   * index, or a search in the (user_id, title trigram) index, whichever the planner finds cheaper
-   * for the term. The query itself is returned (awaiting it runs it) so tests can EXPLAIN it.
-   */
-  list(userId: string, filter: PullRequestFilter) {
-    const conditions: Array<SQL | undefined> = [eq(pullRequests.userId, userId)];
-    if (filter.status !== undefined) conditions.push(eq(pullRequests.reviewStatus, filter.status));
-    if (filter.repositories?.length) conditions.push(inArray(pullRequests.repositoryName, filter.repositories));
-    if (filter.search) conditions.push(ilike(pullRequests.title, containsPattern(filter.search)));
-    if (filter.cursor !== undefined) conditions.push(filter.order === 'desc' ? lte(pullRequests.updatedAt, filter.cursor) : gte(pullRequests.updatedAt, filter.cursor));
-    const direction = filter.order === 'desc' ? desc : asc;
-    return this.db
-      .select(listColumns)
-      .from(pullRequests)
-      .where(and(...conditions))
-      .orderBy(direction(pullRequests.updatedAt), direction(pullRequests.id))
-      .limit(PAGE_SIZE);
+  constructor(private readonly database: DatabaseHandle) {
+    this.db = database.db;
   }
 
-  /** Pull requests updated at or after `since`, newest first (a query, like `list`). */
-  summary(userId: string, since: Date | undefined, search: string | undefined) {
+  private readonly statements = new StatementCache();
+
+  /**
+   * One page of a user's pull requests, as the API's JSON. Every variant is one range of a
+   * (user_id, …, updated_at, id) index, or a search in the (user_id, title trigram) index,
+   * whichever the planner finds cheaper for the term.
+   */
+  async listPage(userId: string, filter: PullRequestFilter): Promise<string> {
+    const { order, ...values } = bindFilter(userId, filter);
+    const present = FILTERS.filter((key) => values[key] !== undefined);
+    const statement = this.statements.of(`pull_requests_page_${order}${present.map((key) => `_${key}`).join('')}`, (name) =>
+      statementOf<{ json: string }>(this.database, name, this.pageQuery({ userId: sql.placeholder('userId'), order, ...Object.fromEntries(present.map((key) => [key, sql.placeholder(key)])) })),
+      // How rare the term is decides the best plan.
+      { planEachCall: values.pattern !== undefined },
+    );
+    const [row] = await statement.execute({ ...values, cursor: filter.cursor?.toISOString() });
+    return row!.json;
+  }
+
+  /** The query behind `listPage`, with the values bound (for EXPLAIN). */
+  listPageQuery(userId: string, filter: PullRequestFilter) {
+    return this.pageQuery(bindFilter(userId, filter));
+  }
+
+  private pageQuery(binding: ListBinding) {
+    return jsonPage(this.db, {
+      table: pullRequests,
+      where: listConditions(binding),
+      orderBy: byUpdate,
+      direction: binding.order,
+      limit: PAGE_SIZE,
+      item: listItem,
+      anyOf: binding.repositories === undefined ? undefined : { column: pullRequests.repositoryName, values: binding.repositories },
+    });
+  }
+
+  /** The newest page as rows, by status and title (the chat's getPRList tool). */
+  list(userId: string, filter: Pick<PullRequestFilter, 'search' | 'status'>) {
     return this.db
       .select({
-        id: pullRequests.id,
         prId: pullRequests.prId,
         prNumber: pullRequests.prNumber,
         title: pullRequests.title,
-        createdAt: pullRequests.createdAt,
+        repositoryName: pullRequests.repositoryName,
+        state: pullRequests.state,
+        reviewStatus: pullRequests.reviewStatus,
+        updatedAt: pullRequests.updatedAt,
         htmlUrl: pullRequests.htmlUrl,
       })
       .from(pullRequests)
-      .where(
-        and(
-          eq(pullRequests.userId, userId),
-          since === undefined ? undefined : gte(pullRequests.updatedAt, since),
-          search ? ilike(pullRequests.title, containsPattern(search)) : undefined,
-        ),
-      )
+      .where(listConditions(bindFilter(userId, { ...filter, order: 'desc' })))
       .orderBy(desc(pullRequests.updatedAt), desc(pullRequests.id))
       .limit(PAGE_SIZE);
+  }
+
+  /** Pull requests updated at or after `since`, newest first, as the API's JSON. */
+  async summaryPage(userId: string, since: Date | undefined, search: string | undefined): Promise<string> {
+    const pattern = search ? containsPattern(search) : undefined;
+    const name = `pull_requests_summary${since === undefined ? '' : '_since'}${pattern === undefined ? '' : '_pattern'}`;
+    const statement = this.statements.of(name, (statementName) =>
+      statementOf<{ json: string }>(this.database, statementName, this.summaryQuery(sql.placeholder('userId'), since && sql.placeholder('since'), pattern && sql.placeholder('pattern'))),
+      { planEachCall: pattern !== undefined },
+    );
+    const [row] = await statement.execute({ userId, since: since?.toISOString(), pattern });
+    return row!.json;
+  }
+
+  /** The query behind `summaryPage`, with the values bound (for EXPLAIN). */
+  summaryPageQuery(userId: string, since: Date | undefined, search: string | undefined) {
+    return this.summaryQuery(userId, since, search ? containsPattern(search) : undefined);
+  }
+
+  private summaryQuery(userId: string | Placeholder, since: Date | Placeholder | undefined, pattern: string | Placeholder | undefined) {
+    const where = and(
+      eq(pullRequests.userId, userId),
+      since === undefined ? undefined : gte(pullRequests.updatedAt, since),
+      pattern === undefined ? undefined : ilike(pullRequests.searchTitle, pattern),
+    );
+    return jsonPage(this.db, { table: pullRequests, where, orderBy: byUpdate, direction: 'desc', limit: PAGE_SIZE, item: summaryItem });
   }
 
   /** Caches a diff read outside the review pipeline (the chat's getDiff). */

@@ -1,6 +1,8 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql, type Placeholder } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Database } from '../db/database.js';
+import { literalLimit } from '../db/json-page.js';
+import { StatementCache } from '../db/statement-cache.js';
 import type { PullRequestSelector } from '../lib/ids.js';
 import {
   pullRequests,
@@ -59,6 +61,8 @@ export type RunFinished = (outcome: 'completed' | 'failed', mode: ReviewMode) =>
 
 /** The review of a pull request and its runs; every write of a run is fenced by its run id. */
 export class ReviewRepository {
+  private readonly statements = new StatementCache();
+
   constructor(
     private readonly db: Database,
     private readonly finished: RunFinished = () => undefined,
@@ -213,6 +217,11 @@ export class ReviewRepository {
    * and of the review's JSON only what scoring reads (not the payload, the diff or the findings' texts).
    */
   recentForUser(userId: string, limit: number) {
+    return this.statements.of(`reviews_recent_${limit}`, (name) => this.recentQuery(sql.placeholder('userId'), limit).prepare(name)).execute({ userId });
+  }
+
+  /** The query behind `recentForUser`; with values bound, for EXPLAIN. */
+  recentQuery(userId: string | Placeholder, limit: number) {
     return this.db
       .select({
         review: {
@@ -228,7 +237,7 @@ export class ReviewRepository {
       .innerJoin(pullRequests, eq(pullRequests.id, reviews.id))
       .where(eq(reviews.userId, userId))
       .orderBy(desc(reviews.startedAt), desc(reviews.id))
-      .limit(limit);
+      .limit(literalLimit(limit));
   }
 
   private async finish(id: string, runId: string, status: 'completed' | 'failed', changes: RunChanges): Promise<boolean> {

@@ -248,6 +248,26 @@ describe.each(implementations)('JobQueue contract: $name', ({ setup }) => {
     expect(seen.sort()).toEqual(['first', 'other']);
   });
 
+  it('adds a batch at once, each job once by its id, against the queue and within the batch', async () => {
+    const queue = open();
+    await queue.add(WEBHOOK, { deliveryId: 'queued' }, { jobId: 'delivery-queued' });
+    await queue.addMany(WEBHOOK, [
+      { payload: { deliveryId: 'again' }, options: { jobId: 'delivery-queued' } },
+      { payload: { deliveryId: 'one' }, options: { jobId: 'delivery-1' } },
+      { payload: { deliveryId: 'twice' }, options: { jobId: 'delivery-1' } },
+      { payload: { deliveryId: 'no id' } },
+    ]);
+    await queue.addMany(WEBHOOK, []);
+    expect(await queue.counts(WEBHOOK)).toEqual({ waiting: 3, active: 0, failed: 0 });
+
+    const seen: string[] = [];
+    queue.process(WEBHOOK, async (job) => {
+      seen.push(job.payload.deliveryId);
+    });
+    await waitFor(() => seen.length === 3 && countsAre(queue, EMPTY), { what: 'the three jobs' });
+    expect(seen.sort()).toEqual(['no id', 'one', 'queued']);
+  });
+
   it('ignores an add with the id of a failed job, and accepts the id again once its job succeeded', async () => {
     const queue = open();
     const seen: string[] = [];

@@ -21,11 +21,13 @@ export interface StartOptions {
    * fills up, and pino's synchronous writes then stall the server.
    */
   logFile?: string;
+  /** Node flags before the entry point (a bench's `--cpu-prof`, which NODE_OPTIONS may not carry). */
+  nodeArgs?: string[];
 }
 
-function launch(env: Record<string, string>, { logFile }: StartOptions) {
+function launch(env: Record<string, string>, { logFile, nodeArgs = [] }: StartOptions) {
   const fd = logFile === undefined ? undefined : openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', fd ?? 'pipe', fd ?? 'pipe'],

@@ -61,7 +61,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       done();
     },
   });
-  const logger = { ...(loggerOptions(config.logLevel, { pretty: false }) as object), stream };
+  const logger = loggerOptions(config.logLevel, { pretty: false, stream });
   const app = await buildApp(
     {
       config,

@@ -102,6 +102,11 @@ describe('auth: sessions and secrets', () => {
       expect(logs).not.toContain(secret);
     }
     expect(everything).not.toMatch(/argon2|\bat .*\.ts:\d+/);
+    // One line per request, when it is answered, with what the request and the answer were.
+    const lines = logs.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; req?: { method: string; url: string }; res?: { statusCode: number }; responseTime?: number });
+    const answered = lines.filter((line) => line.msg === 'request completed');
+    expect(lines.filter((line) => line.msg === 'incoming request')).toEqual([]);
+    expect(answered).toContainEqual(expect.objectContaining({ req: expect.objectContaining({ method: 'GET', url: '/usage' }), res: { statusCode: 200 }, responseTime: expect.any(Number) }));
   });
 
   it('the cookie is Secure when PUBLIC_URL is https', async () => {

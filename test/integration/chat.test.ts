@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { aiConversations, aiMessages, usage } from '../../src/db/schema/index.js';
+import { threadItem } from '../../src/routes/conversation/conversation-schemas.js';
 import { createAccount, type Account } from '../helpers/accounts.js';
 import { ownGateway } from '../helpers/byok.js';
 import { ndjsonLines, readAll } from '../helpers/ndjson.js';
@@ -286,7 +288,10 @@ describe('conversation history, list and feedback', () => {
       const id = await thread(account, 0);
       await t.app.db.update(aiConversations).set({ updatedAt: new Date(Date.UTC(2026, 0, 1, 0, i)) }).where(eq(aiConversations.id, id));
     }
-    const first = (await t.app.inject({ method: 'GET', url: '/conversation', headers: { cookie: account.cookie } })).json<Array<{ updatedAt: string }>>();
+    const firstResponse = await t.app.inject({ method: 'GET', url: '/conversation', headers: { cookie: account.cookie } });
+    expect(firstResponse.headers['content-type']).toBe('application/json; charset=utf-8');
+    // The database renders the page (no serializer checks it): exactly the documented items.
+    const first = z.array(threadItem.strict()).parse(firstResponse.json());
     expect(first).toHaveLength(20);
     expect(first[0]!.updatedAt).toBe('2026-01-01T00:22:00.000Z');
     const next = (await t.app.inject({ method: 'GET', url: `/conversation?lastUpdatedAt=${encodeURIComponent(first.at(-1)!.updatedAt)}`, headers: { cookie: account.cookie } })).json<Array<{ updatedAt: string }>>();

@@ -1,7 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { queryRows } from '../../src/db/database.js';
 import { pullRequests, type ReviewStatus } from '../../src/db/schema/index.js';
+import { listItem, summaryItem } from '../../src/routes/pull-requests/pull-requests-schemas.js';
 import { createAccount, type Account } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { newPrId } from '../helpers/webhooks.js';
@@ -129,6 +131,28 @@ describe('/pull-request lists', () => {
     expect((await t.app.inject({ method: 'GET', url: '/pull-request/list/summary', headers: { cookie: owner.cookie } })).json<unknown[]>()).toHaveLength(20);
   });
 
+  it('answers pages of exactly the documented items (the database renders them; no serializer checks them)', async () => {
+    await t.app.db.insert(pullRequests).values({
+      userId: owner.id, prId: newPrId(), repositoryName: 'acme/api', prNumber: 999, title: 'Quotes " and \\ and \u2028 and émoji 🚀', state: 'open',
+      headBranch: 'b', baseBranch: 'main', baseSha: 'a'.repeat(40), headSha: 'b'.repeat(40), bodyBlob: {}, htmlUrl: null, additions: null,
+      createdAt: new Date(BASE - 7_200_000), updatedAt: new Date(BASE - 7_200_000),
+    });
+    const pages = {
+      list: ['/pull-request/list', '/pull-request/list?order=asc', `/pull-request/list/${BASE}?reviewStatus=failed&repo=acme/api&repo=acme/web&search=cpu`],
+      summary: ['/pull-request/list/summary', '/pull-request/list/summary?search=cpu&updatedAt=0'],
+    };
+    for (const [kind, urls] of Object.entries(pages)) {
+      for (const url of urls) {
+        const response = await t.app.inject({ method: 'GET', url, headers: { cookie: owner.cookie } });
+        expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+        z.array((kind === 'list' ? listItem : summaryItem).strict()).parse(response.json());
+      }
+    }
+    const [oldest] = await list('/pull-request/list?order=asc');
+    expect(oldest).toMatchObject({ title: 'Quotes " and \\ and \u2028 and émoji 🚀', htmlUrl: null, additions: null, createdAt: new Date(BASE - 7_200_000).toISOString() });
+    await t.app.db.delete(pullRequests).where(eq(pullRequests.prNumber, 999));
+  });
+
   it.each([
     '/pull-request/list?lastUpdatedAt=yesterday',
     '/pull-request/list/not-a-date',
@@ -159,19 +183,20 @@ describe('/pull-request lists', () => {
     await t.app.db.execute(sql`analyze pull_requests`);
     const repo = t.app.repos.pullRequests;
     // Each variant and the index it must use; `sorts` only where the matches (not the user's pull
-    // requests) are sorted: several repositories, or a search answered by the trigram index.
-    const byUpdated = /Index Scan( Backward)? using pull_requests_user_updated_idx/;
-    const searched = /pull_requests_user_title_trgm_idx|Index Scan( Backward)? using pull_requests_user_updated_idx/;
+    // requests) are sorted: several repositories (a page of each, merged), or a search answered by
+    // the trigram index.
+    const byUpdated = /Index (Only )?Scan( Backward)? using pull_requests_user_updated_idx/;
+    const searched = /pull_requests_user_title_trgm_idx|Index (Only )?Scan( Backward)? using pull_requests_user_updated_idx/;
     const queries = {
-      default: { query: repo.list(heavy.id, { order: 'desc' }), index: byUpdated, sorts: false },
-      cursor: { query: repo.list(heavy.id, { order: 'desc', cursor: new Date(BASE + 600_000) }), index: byUpdated, sorts: false },
-      ascending: { query: repo.list(heavy.id, { order: 'asc', cursor: new Date(BASE) }), index: byUpdated, sorts: false },
-      status: { query: repo.list(heavy.id, { order: 'desc', status: 'failed' }), index: /Index Scan( Backward)? using pull_requests_user_status_updated_idx/, sorts: false },
-      repository: { query: repo.list(heavy.id, { order: 'desc', repositories: ['acme/web'] }), index: /Index Scan( Backward)? using pull_requests_user_repository_updated_idx/, sorts: false },
-      repositories: { query: repo.list(heavy.id, { order: 'desc', repositories: ['acme/api', 'acme/web'] }), index: /pull_requests_user_(repository_)?updated_idx/, sorts: true },
-      search: { query: repo.list(heavy.id, { order: 'desc', search: 'cpu' }), index: searched, sorts: true },
-      summary: { query: repo.summary(heavy.id, new Date(BASE), 'cpu'), index: searched, sorts: true },
-      summaryAll: { query: repo.summary(heavy.id, new Date(BASE), undefined), index: byUpdated, sorts: false },
+      default: { query: repo.listPageQuery(heavy.id, { order: 'desc' }), index: byUpdated, sorts: false },
+      cursor: { query: repo.listPageQuery(heavy.id, { order: 'desc', cursor: new Date(BASE + 600_000) }), index: byUpdated, sorts: false },
+      ascending: { query: repo.listPageQuery(heavy.id, { order: 'asc', cursor: new Date(BASE) }), index: byUpdated, sorts: false },
+      status: { query: repo.listPageQuery(heavy.id, { order: 'desc', status: 'failed' }), index: /Index (Only )?Scan( Backward)? using pull_requests_user_status_updated_idx/, sorts: false },
+      repository: { query: repo.listPageQuery(heavy.id, { order: 'desc', repositories: ['acme/web'] }), index: /Index (Only )?Scan( Backward)? using pull_requests_user_repository_updated_idx/, sorts: false },
+      repositories: { query: repo.listPageQuery(heavy.id, { order: 'desc', repositories: ['acme/api', 'acme/web'] }), index: /Index (Only )?Scan( Backward)? using pull_requests_user_repository_updated_idx/, sorts: true },
+      search: { query: repo.listPageQuery(heavy.id, { order: 'desc', search: 'cpu' }), index: searched, sorts: true },
+      summary: { query: repo.summaryPageQuery(heavy.id, new Date(BASE), 'cpu'), index: searched, sorts: true },
+      summaryAll: { query: repo.summaryPageQuery(heavy.id, new Date(BASE), undefined), index: byUpdated, sorts: false },
     };
     for (const [name, { query, index, sorts }] of Object.entries(queries)) {
       const plan = (await queryRows<{ 'QUERY PLAN': string }>(t.app.db, sql`explain ${query}`)).map((row) => row['QUERY PLAN']).join('\n');

@@ -67,6 +67,20 @@ describe('a webhook payload holding characters PostgreSQL refuses', () => {
     expect(world.model.completions().length).toBe(calls);
   });
 
+  it('the longest repository name with a 100,000-character title (4-byte characters) is stored, listed and found', async () => {
+    const author = await signInWithGitHub(world.t.app, world.github);
+    // Every list index carries the repository name and the title's first 256 characters: even
+    // these must fit in an index entry, or the delivery would fail.
+    const title = `𝔘${'\u{1F680}'.repeat(99_999)}`;
+    const payload = examplePayload({ authorId: author.githubId, title, repository: { id: 987_001, full_name: `o/${'\u{1D518}'.repeat(254)}` } });
+    world.github.setDiff(payload.repository.full_name, payload.pull_request.number, SAMPLE_DIFF);
+    const response = await world.t.app.inject(await signedDelivery(payload));
+    expect(response.statusCode, response.body).toBe(200);
+    expect((await storedPr(payload.pull_request.id)).title).toBe(title);
+    const found = await world.t.app.inject({ method: 'GET', url: `/pull-request/list?search=${encodeURIComponent('𝔘🚀')}&repo=${encodeURIComponent(payload.repository.full_name)}`, headers: { cookie: author.cookie } });
+    expect(found.json()).toEqual([expect.objectContaining({ prId: payload.pull_request.id, title })]);
+  });
+
   it('an action holding NUL is stored as a non-reviewing action', async () => {
     const author = await signInWithGitHub(world.t.app, world.github);
     const payload = examplePayload({ authorId: author.githubId, action: 'opened' });

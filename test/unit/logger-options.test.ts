@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { pino, type LoggerOptions } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -28,12 +29,26 @@ describe('log format', () => {
     process.stdout.isTTY = isTTY;
   });
 
-  it('is pretty at a terminal and JSON otherwise', () => {
+  it('is pretty at a terminal and buffered JSON otherwise', () => {
+    const streamOf = (options: unknown) => (options as { stream: object }).stream.constructor.name;
     process.stdout.isTTY = true;
-    expect(loggerOptions('info')).toHaveProperty('stream');
+    expect(streamOf(loggerOptions('info'))).toBe('Transform');
     process.stdout.isTTY = false;
-    expect(loggerOptions('info')).not.toHaveProperty('stream');
-    expect(loggerOptions('info', { pretty: true })).toHaveProperty('stream');
+    expect(streamOf(loggerOptions('info'))).toBe('SonicBoom');
+    expect(streamOf(loggerOptions('info', { pretty: true }))).toBe('Transform');
+  });
+
+  it('buffered JSON: every line reaches stdout, the last ones as the process exits', () => {
+    const script = [
+      "import { pino } from 'pino';",
+      "import { loggerOptions } from './src/lib/logger-options.ts';",
+      "const { stream, ...options } = loggerOptions('info', { pretty: false });",
+      'const log = pino(options, stream);',
+      "log.info('first');",
+      "setTimeout(() => { log.info('last'); process.exit(0); }, 300);",
+    ].join('\n');
+    const lines = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' }).trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['first', 'last']);
   });
 
   it('pretty: one readable line per entry, secrets redacted as in JSON', async () => {

@@ -11,6 +11,7 @@ import {
   type Job,
   type JobPayloads,
   type JobQueue,
+  type NewJob,
   type ProcessOptions,
   type QueueCounts,
   type QueueName,
@@ -62,19 +63,31 @@ export class BullMqJobQueue implements JobQueue {
     this.producer = createRedisConnection({ url: options.url }, { enableOfflineQueue: false });
   }
 
-  async add<N extends QueueName>(name: N, payload: JobPayloads[N], options: AddOptions = {}): Promise<void> {
+  add<N extends QueueName>(name: N, payload: JobPayloads[N], options: AddOptions = {}): Promise<void> {
+    return this.addMany(name, [{ payload, options }]);
+  }
+
+  async addMany<N extends QueueName>(name: N, jobs: Array<NewJob<N>>): Promise<void> {
+    if (jobs.length === 0) return;
     const policy = this.retry[name];
     await this.producerReady();
-    await this.queue(name).add(name, payload, {
-      // BullMQ rejects custom ids that look like integers or contain ':'; the interface takes any string.
-      jobId: options.jobId === undefined ? undefined : `key-${encodeURIComponent(options.jobId)}`,
-      delay: options.delayMs,
-      attempts: policy.attempts,
-      // Exponential, unless the failure asked for a longer wait (the workers' backoffStrategy).
-      backoff: { type: ASKED_OR_EXPONENTIAL, delay: policy.backoffMs },
-      removeOnComplete: true,
-      removeOnFail: false,
-    });
+    // One MULTI: one round trip for the batch, and all of it or none.
+    await this.queue(name).addBulk(
+      jobs.map(({ payload, options = {} }) => ({
+        name,
+        data: payload,
+        opts: {
+          // BullMQ rejects custom ids that look like integers or contain ':'; the interface takes any string.
+          jobId: options.jobId === undefined ? undefined : `key-${encodeURIComponent(options.jobId)}`,
+          delay: options.delayMs,
+          attempts: policy.attempts,
+          // Exponential, unless the failure asked for a longer wait (the workers' backoffStrategy).
+          backoff: { type: ASKED_OR_EXPONENTIAL, delay: policy.backoffMs },
+          removeOnComplete: true,
+          removeOnFail: false,
+        },
+      })),
+    );
   }
 
   process<N extends QueueName>(name: N, handler: (job: Job<N>) => Promise<void>, options: ProcessOptions<N> = {}): void {

@@ -74,6 +74,12 @@ export interface AddOptions {
   delayMs?: number;
 }
 
+/** One job of an `addMany` batch. */
+export interface NewJob<N extends QueueName> {
+  payload: JobPayloads[N];
+  options?: AddOptions;
+}
+
 export interface ProcessOptions<N extends QueueName> {
   concurrency?: number;
   /** Called once when a job has failed for good (retries spent or an UnrecoverableJobError). */
@@ -98,6 +104,8 @@ export interface QueueCounts {
 export interface JobQueue {
   readonly kind: 'postgres' | 'bullmq';
   add<N extends QueueName>(name: N, payload: JobPayloads[N], options?: AddOptions): Promise<void>;
+  /** Adds the jobs together, in one round trip: all of them, or (on an error) none. */
+  addMany<N extends QueueName>(name: N, jobs: Array<NewJob<N>>): Promise<void>;
   /** Starts consuming `name` in this process. */
   process<N extends QueueName>(name: N, handler: (job: Job<N>) => Promise<void>, options?: ProcessOptions<N>): void;
   failed(name: QueueName, limit?: number): Promise<FailedJob[]>;

@@ -12,6 +12,7 @@ import {
   type Job,
   type JobPayloads,
   type JobQueue,
+  type NewJob,
   type ProcessOptions,
   type QueueCounts,
   type QueueName,
@@ -57,18 +58,25 @@ export class PostgresJobQueue implements JobQueue {
     this.shutdownGraceMs = options.shutdownGraceMs ?? 10_000;
   }
 
-  async add<N extends QueueName>(name: N, payload: JobPayloads[N], options: AddOptions = {}): Promise<void> {
+  add<N extends QueueName>(name: N, payload: JobPayloads[N], options: AddOptions = {}): Promise<void> {
+    return this.addMany(name, [{ payload, options }]);
+  }
+
+  async addMany<N extends QueueName>(name: N, newJobs: Array<NewJob<N>>): Promise<void> {
+    if (newJobs.length === 0) return;
     const policy = this.retry[name];
     await this.options.db
       .insert(jobs)
-      .values({
-        queue: name,
-        jobKey: options.jobId ?? null,
-        payload,
-        maxAttempts: policy.attempts,
-        backoffMs: policy.backoffMs,
-        runAt: new Date(Date.now() + (options.delayMs ?? 0)),
-      })
+      .values(
+        newJobs.map(({ payload, options = {} }) => ({
+          queue: name,
+          jobKey: options.jobId ?? null,
+          payload,
+          maxAttempts: policy.attempts,
+          backoffMs: policy.backoffMs,
+          runAt: new Date(Date.now() + (options.delayMs ?? 0)),
+        })),
+      )
       .onConflictDoNothing();
     for (const worker of this.workers) if (worker.name === name) worker.wake();
   }

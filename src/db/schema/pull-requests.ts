@@ -20,6 +20,13 @@ export const pullRequests = pgTable(
     repositoryName: varchar('repository_name', { length: 256 }).notNull(),
     prNumber: integer('pr_number').notNull(),
     title: text('title').notNull(),
+    /**
+     * What a title search matches: the title's first 256 characters, GitHub's limit for a title.
+     * Bounded so that the list indexes can carry it beside a repository name (an index entry must
+     * fit in a third of a page, whatever a hostile payload holds); a column, not an index
+     * expression, because only a column lets a scan filter on it from the index alone.
+     */
+    searchTitle: text('search_title').generatedAlwaysAs(sql`left(title, 256)`),
     state: varchar('state', { length: 56 }).notNull(),
     htmlUrl: text('html_url'),
     diff: text('diff').notNull().default('0'),
@@ -51,12 +58,14 @@ export const pullRequests = pgTable(
     // Each list variant is one range of one index, in its order, tie-breaker (id) included, so a
     // page reads 20 entries and sorts nothing; `asc` walks the same index backwards. NULLS FIRST is
     // what `ORDER BY … DESC` means: drizzle's bare desc() writes NULLS LAST, which no query matches.
-    index('pull_requests_user_updated_idx').on(table.userId, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
-    index('pull_requests_user_status_updated_idx').on(table.userId, table.reviewStatus, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
-    index('pull_requests_user_repository_updated_idx').on(table.userId, table.repositoryName, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    // Each ends with the searchable title: a search for a common term walks the range and reads
+    // each title from the index (an index-only scan), not from the rows it skips.
+    index('pull_requests_user_updated_idx').on(table.userId, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle),
+    index('pull_requests_user_status_updated_idx').on(table.userId, table.reviewStatus, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle),
+    index('pull_requests_user_repository_updated_idx').on(table.userId, table.repositoryName, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle),
     // Title search (ILIKE '%term%'): trigrams, with the user in the same GIN index (btree_gin), so a
     // rare term finds the user's few matches without walking the user's pull requests.
-    index('pull_requests_user_title_trgm_idx').using('gin', table.userId, sql`${table.title} gin_trgm_ops`),
+    index('pull_requests_user_title_trgm_idx').using('gin', table.userId, sql`${table.searchTitle} gin_trgm_ops`),
     // Commands in pull-request comments name the repository and the number.
     index('pull_requests_repository_number_idx').on(table.repositoryName, table.prNumber),
   ],

@@ -45,7 +45,7 @@ export function chatTools({ userId, pullRequests, diffOf }: ChatToolDeps) {
       description: "List the user's pull requests, most recently updated first (20 at most).",
       inputSchema: getPRListInput,
       execute: async ({ search, status }) => {
-        const rows = await pullRequests.list(userId, { search, status, order: 'desc' });
+        const rows = await pullRequests.list(userId, { search, status });
         return rows.map((pr) => ({
           prId: pr.prId,
           number: pr.prNumber,

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireSession } from '../../plugins/app/authentication.js';
 import { errorResponses } from '../common-schemas.js';
+import { sendJsonText } from '../json-text.js';
 import { chatBody, feedbackBody, historyBody, historyItem, historyParams, listQuery, threadItem } from './conversation-schemas.js';
 import type { ChatEvent } from './conversation-service.js';
 
@@ -59,7 +60,7 @@ const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/',
     { schema: { tags, summary: 'Your 20 most recently updated threads, before lastUpdatedAt', querystring: listQuery, response: { 200: z.array(threadItem), ...errorResponses(400, 401) } } },
-    async (request) => conversations.threads(requireSession(request).userId, request.query.lastUpdatedAt),
+    async (request, reply) => sendJsonText(reply, await conversations.threads(requireSession(request).userId, request.query.lastUpdatedAt)),
   );
 
   app.patch(

@@ -10,7 +10,7 @@ import type { PullRequestRepository } from '../../repositories/pull-request-repo
 import type { PullRequestDiffs } from '../../services/pull-request-diffs.js';
 import { firstWords, historyMessages, systemPrompt } from './chat-context.js';
 import { chatTools } from './chat-tools.js';
-import type { feedbackBody, historyItem, threadItem } from './conversation-schemas.js';
+import type { feedbackBody, historyItem } from './conversation-schemas.js';
 
 export type ChatEvent =
   | { conversationId: string }
@@ -177,9 +177,9 @@ export class ConversationService {
     }));
   }
 
-  async threads(userId: string, before: Date | undefined): Promise<Array<z.input<typeof threadItem>>> {
-    const threads = await this.deps.conversations.list(userId, before);
-    return threads.map((thread) => ({ id: thread.id, title: thread.title, updatedAt: thread.updatedAt.toISOString() }));
+  /** A page of the owner's threads as the JSON the route sends (built by the database). */
+  threads(userId: string, before: Date | undefined): Promise<string> {
+    return this.deps.conversations.threadsPage(userId, before);
   }
 
   async feedback(userId: string, { messageId, userFeedback, regeneratedMsg }: z.output<typeof feedbackBody>): Promise<void> {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireSession } from '../../plugins/app/authentication.js';
 import { errorResponses } from '../common-schemas.js';
+import { sendJsonText } from '../json-text.js';
 import { diffParams, diffText, listItem, listParams, listQuery, summaryItem, summaryQuery } from './pull-requests-schemas.js';
 
 const pullRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -14,7 +15,7 @@ const pullRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/list',
     { schema: { tags, summary: 'Your pull requests', description, querystring: listQuery, response: { 200: z.array(listItem), ...errorResponses(400, 401) } } },
-    async (request) => pullRequests.list(requireSession(request).userId, request.query),
+    async (request, reply) => sendJsonText(reply, await pullRequests.list(requireSession(request).userId, request.query)),
   );
 
   app.get(
@@ -27,7 +28,7 @@ const pullRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(summaryItem), ...errorResponses(400, 401) },
       },
     },
-    async (request) => pullRequests.summary(requireSession(request).userId, request.query.updatedAt, request.query.search),
+    async (request, reply) => sendJsonText(reply, await pullRequests.summary(requireSession(request).userId, request.query.updatedAt, request.query.search)),
   );
 
   app.get(
@@ -58,7 +59,7 @@ const pullRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(listItem), ...errorResponses(400, 401) },
       },
     },
-    async (request) => pullRequests.list(requireSession(request).userId, request.query, request.params.lastUpdatedAt),
+    async (request, reply) => sendJsonText(reply, await pullRequests.list(requireSession(request).userId, request.query, request.params.lastUpdatedAt)),
   );
 };
 

@@ -3,7 +3,7 @@ import { GitHubApiError } from '../../adapters/github/github-client.js';
 import { AppError } from '../../lib/app-error.js';
 import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
 import type { PullRequestDiffs } from '../../services/pull-request-diffs.js';
-import type { listItem, listQuery, summaryItem } from './pull-requests-schemas.js';
+import type { listQuery } from './pull-requests-schemas.js';
 
 type ListQuery = z.output<typeof listQuery>;
 
@@ -25,33 +25,18 @@ export class PullRequestsService {
     }
   }
 
-  async list(userId: string, query: ListQuery, cursor = query.lastUpdatedAt): Promise<Array<z.input<typeof listItem>>> {
-    const rows = await this.pullRequests.list(userId, {
+  /** A page of the owner's pull requests as the JSON the route sends (built by the database). */
+  list(userId: string, query: ListQuery, cursor = query.lastUpdatedAt): Promise<string> {
+    return this.pullRequests.listPage(userId, {
       cursor,
       search: query.search,
       status: query.reviewStatus === 'all' ? undefined : query.reviewStatus,
       repositories: query.repo,
       order: query.order,
     });
-    return rows.map((row) => ({
-      title: row.title,
-      prId: row.prId,
-      number: row.prNumber,
-      repositoryName: row.repositoryName,
-      diff: row.diff,
-      additions: row.additions,
-      deletions: row.deletions,
-      status: row.reviewStatus,
-      createdAt: row.createdAt.toISOString(),
-      headBranch: row.headBranch,
-      baseBranch: row.baseBranch,
-      updatedAt: row.updatedAt.toISOString(),
-      htmlUrl: row.htmlUrl,
-    }));
   }
 
-  async summary(userId: string, since: Date | undefined, search: string | undefined): Promise<Array<z.input<typeof summaryItem>>> {
-    const rows = await this.pullRequests.summary(userId, since, search);
-    return rows.map((row) => ({ id: row.id, prId: row.prId, number: row.prNumber, title: row.title, createdAt: row.createdAt.toISOString(), htmlUrl: row.htmlUrl }));
+  summary(userId: string, since: Date | undefined, search: string | undefined): Promise<string> {
+    return this.pullRequests.summaryPage(userId, since, search);
   }
 }

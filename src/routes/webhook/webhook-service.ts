@@ -121,24 +121,24 @@ export class WebhookService {
   }
 
   /**
-   * Enqueues each delivery (the job id is the delivery id, so a repeat is ignored) and marks the
-   * ones that made it. A failure leaves the delivery for the relay.
+   * Enqueues the deliveries in one batch (the job id is the delivery id, so a repeat is ignored)
+   * and marks them. A failure leaves the whole batch for the relay.
    */
   private async enqueue(deliveryIds: string[]): Promise<boolean[]> {
-    const results = await Promise.allSettled(
-      deliveryIds.map((deliveryId) => this.deps.queue.add('unprocessedWebhookPayload', { deliveryId }, { jobId: deliveryId })),
-    );
-    const failed = results.find((result) => result.status === 'rejected');
-    if (failed) this.deps.log.warn({ err: failed.reason as unknown }, 'queue unavailable: stored deliveries will be enqueued by the relay');
-    const enqueued = deliveryIds.filter((_, index) => results[index]!.status === 'fulfilled');
+    try {
+      await this.deps.queue.addMany('unprocessedWebhookPayload', deliveryIds.map((deliveryId) => ({ payload: { deliveryId }, options: { jobId: deliveryId } })));
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'queue unavailable: stored deliveries will be enqueued by the relay');
+      return deliveryIds.map(() => false);
+    }
     // A delivery left unmarked is enqueued again by the relay: the job id dedupes it while the first
     // job exists, and the pipeline skips a commit that is already reviewed.
     const mark = this.deps.deliveries
-      .markEnqueued(enqueued)
+      .markEnqueued(deliveryIds)
       .catch((error: unknown) => this.deps.log.warn({ err: error }, 'could not mark deliveries enqueued'))
       .finally(() => this.marking.delete(mark));
     this.marking.add(mark);
-    return results.map((result) => result.status === 'fulfilled');
+    return deliveryIds.map(() => true);
   }
 }
 
