@@ -13,8 +13,9 @@ function parameterText(value: unknown): string | null {
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return `{${value.map((item) => (item === null || item === undefined ? 'NULL' : `"${String(parameterText(item)).replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
   if (typeof value === 'boolean') return value ? 't' : 'f';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint') return value.toString();
+  return JSON.stringify(value);
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
