@@ -64,7 +64,7 @@ function variants(userId: string, cursor: string): Variant[] {
       path: `/pull-request/list/summary?search=${common}`,
       query: (database) => new PullRequestRepository(database).summaryPageQuery(userId, undefined, common),
     },
-    { name: 'review list', path: '/review/list', query: (database) => new ReviewRepository(database.db).recentQuery(userId, DASHBOARD_SIZE) },
+    { name: 'review list', path: '/review/list', query: (database) => new ReviewRepository(database).recentQuery(userId, DASHBOARD_SIZE) },
     { name: 'conversations', path: '/conversation', query: (database) => new ConversationRepository(database).threadsPageQuery(userId, undefined) },
   ];
 }

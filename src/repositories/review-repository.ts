@@ -1,8 +1,8 @@
 import { and, desc, eq, sql, type Placeholder } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import type { Database } from '../db/database.js';
-import { literalLimit } from '../db/json-page.js';
-import { StatementCache } from '../db/statement-cache.js';
+import type { Database, DatabaseHandle } from '../db/database.js';
+import { isoTime, jsonObject, literalLimit } from '../db/json-page.js';
+import { StatementCache, statementOf } from '../db/statement-cache.js';
 import type { PullRequestSelector } from '../lib/ids.js';
 import {
   pullRequests,
@@ -15,6 +15,7 @@ import {
   type Review,
   type ReviewCoverage,
   type ReviewMode,
+  type ReviewStatus,
   type User,
   type WorkspaceSettings,
 } from '../db/schema/index.js';
@@ -60,13 +61,31 @@ export const PREVIOUS_RUN_SNAPSHOT = `case when reviews.status = 'pending' then 
 export type RunFinished = (outcome: 'completed' | 'failed', mode: ReviewMode) => void;
 
 /** The review of a pull request and its runs; every write of a run is fenced by its run id. */
+/** A review on the dashboard, with what scoring reads of its JSON and its pull request. */
+export interface RecentReview {
+  id: string;
+  status: ReviewStatus;
+  reviewSummary: string | null;
+  /** ISO 8601, as the API writes it. */
+  completedAt: string | null;
+  scorable: ScorableReview | null;
+  pullRequestId: string;
+  prId: number;
+  prNumber: number;
+  title: string;
+  repositoryName: string;
+}
+
 export class ReviewRepository {
   private readonly statements = new StatementCache();
+  private readonly db: Database;
 
   constructor(
-    private readonly db: Database,
+    private readonly database: DatabaseHandle,
     private readonly finished: RunFinished = () => undefined,
-  ) {}
+  ) {
+    this.db = database.db;
+  }
 
   /**
    * Starts a manual run: the pull request's one review row (created if missing) goes back to
@@ -216,23 +235,31 @@ export class ReviewRepository {
    * The user's most recent reviews with their pull requests, newest first: what the dashboard shows,
    * and of the review's JSON only what scoring reads (not the payload, the diff or the findings' texts).
    */
-  recentForUser(userId: string, limit: number) {
-    return this.statements.of(`reviews_recent_${limit}`, (name) => this.recentQuery(sql.placeholder('userId'), limit).prepare(name)).execute({ userId });
+  async recentForUser(userId: string, limit: number): Promise<RecentReview[]> {
+    const statement = this.statements.of(`reviews_recent_${limit}`, (name) => statementOf<{ recent: RecentReview }>(this.database, name, this.recentQuery(sql.placeholder('userId'), limit)));
+    return (await statement.execute({ userId })).map((row) => row.recent);
   }
 
-  /** The query behind `recentForUser`; with values bound, for EXPLAIN. */
+  /**
+   * The query behind `recentForUser`, with the values bound (for EXPLAIN). Each row is one JSON
+   * object, which either driver decodes the same way (numbers as numbers, the timestamp as the API
+   * writes it).
+   */
   recentQuery(userId: string | Placeholder, limit: number) {
+    const recent = jsonObject({
+      id: reviews.id,
+      status: reviews.status,
+      reviewSummary: reviews.reviewSummary,
+      completedAt: isoTime(reviews.completedAt),
+      scorable: sql`jsonb_build_object('comments', ${reviews.reviewRawJson} -> 'comments', 'confidence', ${reviews.reviewRawJson} -> 'confidence')`,
+      pullRequestId: pullRequests.id,
+      prId: pullRequests.prId,
+      prNumber: pullRequests.prNumber,
+      title: pullRequests.title,
+      repositoryName: pullRequests.repositoryName,
+    });
     return this.db
-      .select({
-        review: {
-          id: reviews.id,
-          status: reviews.status,
-          reviewSummary: reviews.reviewSummary,
-          completedAt: reviews.completedAt,
-          scorable: sql<ScorableReview | null>`jsonb_build_object('comments', ${reviews.reviewRawJson} -> 'comments', 'confidence', ${reviews.reviewRawJson} -> 'confidence')`,
-        },
-        pr: { id: pullRequests.id, prId: pullRequests.prId, prNumber: pullRequests.prNumber, title: pullRequests.title, repositoryName: pullRequests.repositoryName },
-      })
+      .select({ recent: recent.as('recent') })
       .from(reviews)
       .innerJoin(pullRequests, eq(pullRequests.id, reviews.id))
       .where(eq(reviews.userId, userId))

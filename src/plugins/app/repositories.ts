@@ -41,7 +41,7 @@ export default fp(
       pullRequests: new PullRequestRepository(app.database),
       webhookIntake: new WebhookIntakeRepository(app.database),
       deliveries: new WebhookDeliveryRepository(app.db),
-      reviews: new ReviewRepository(app.db, (outcome, mode) => app.metrics.reviews.labels(outcome, mode).inc()),
+      reviews: new ReviewRepository(app.database, (outcome, mode) => app.metrics.reviews.labels(outcome, mode).inc()),
       byokProviders: new ByokProviderRepository(app.db),
       workspace: new WorkspaceRepository(app.db),
       conversations: new ConversationRepository(app.database),

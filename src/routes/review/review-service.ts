@@ -74,17 +74,17 @@ export class ReviewService {
 
   async dashboard(userId: string): Promise<Array<z.input<typeof listItem>>> {
     const rows = await this.deps.reviews.recentForUser(userId, DASHBOARD_SIZE);
-    return rows.map(({ review, pr }) => {
+    return rows.map((review) => {
       const raw = review.scorable ?? {};
       const counts = countBySeverity(raw.comments);
       return {
         id: review.id,
-        prId: pr.prId,
-        pullRequestId: pr.id,
-        prDbId: pr.id,
-        prNumber: pr.prNumber,
-        prTitle: pr.title,
-        repoFullName: pr.repositoryName,
+        prId: review.prId,
+        pullRequestId: review.pullRequestId,
+        prDbId: review.pullRequestId,
+        prNumber: review.prNumber,
+        prTitle: review.title,
+        repoFullName: review.repositoryName,
         status: review.status,
         score: scoreReview(raw),
         summary: review.reviewSummary,
@@ -92,7 +92,7 @@ export class ReviewService {
         warningCount: counts.warning,
         suggestionCount: counts.suggestion,
         totalFindings: counts.total,
-        reviewedAt: review.completedAt?.toISOString() ?? null,
+        reviewedAt: review.completedAt,
       };
     });
   }
