@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, ilike, lte, sql, type Placeholder } from 'drizzle-orm';
+import { and, desc, eq, gte, like, lte, sql, type Placeholder } from 'drizzle-orm';
 import type { Database, DatabaseHandle, Executor } from '../db/database.js';
 import { isoTime, jsonObject, jsonPage } from '../db/json-page.js';
 import { StatementCache, statementOf } from '../db/statement-cache.js';
@@ -48,12 +48,15 @@ const bindFilter = (userId: string, filter: PullRequestFilter): ListBinding => {
   };
 };
 
+/** A title search: the lower-cased title (`search_title`) against the lower-cased ILIKE-style pattern. */
+const titleMatches = (pattern: string | Placeholder) => like(pullRequests.searchTitle, sql`lower(${pattern})`);
+
 const listConditions = (b: ListBinding) =>
   and(
     eq(pullRequests.userId, b.userId),
     b.status === undefined ? undefined : eq(pullRequests.reviewStatus, b.status),
     b.repository === undefined ? undefined : eq(pullRequests.repositoryName, b.repository),
-    b.pattern === undefined ? undefined : ilike(pullRequests.searchTitle, b.pattern),
+    b.pattern === undefined ? undefined : titleMatches(b.pattern),
     b.cursor === undefined ? undefined : b.order === 'desc' ? lte(pullRequests.updatedAt, b.cursor) : gte(pullRequests.updatedAt, b.cursor),
   );
 
@@ -189,7 +192,7 @@ export class PullRequestRepository {
     const where = and(
       eq(pullRequests.userId, userId),
       since === undefined ? undefined : gte(pullRequests.updatedAt, since),
-      pattern === undefined ? undefined : ilike(pullRequests.searchTitle, pattern),
+      pattern === undefined ? undefined : titleMatches(pattern),
     );
     return jsonPage(this.db, { table: pullRequests, where, orderBy: byUpdate, direction: 'desc', limit: PAGE_SIZE, item: summaryItem });
   }

@@ -21,12 +21,14 @@ export const pullRequests = pgTable(
     prNumber: integer('pr_number').notNull(),
     title: text('title').notNull(),
     /**
-     * What a title search matches: the title's first 256 characters, GitHub's limit for a title.
-     * Bounded so that the list indexes can carry it beside a repository name (an index entry must
-     * fit in a third of a page, whatever a hostile payload holds); a column, not an index
-     * expression, because only a column lets a scan filter on it from the index alone.
+     * What a title search matches: the title's first 256 characters (GitHub's limit for a title),
+     * lower-cased, so a search is a plain LIKE of the lower-cased term, four times cheaper a row
+     * than ILIKE and the same match (PostgreSQL's ILIKE lower-cases both sides). Bounded so that
+     * the list indexes can carry it beside a repository name (an index entry must fit in a third of
+     * a page, whatever a hostile payload holds); a column, not an index expression, because only a
+     * column lets a scan filter on it from the index alone.
      */
-    searchTitle: text('search_title').generatedAlwaysAs(sql`left(title, 256)`),
+    searchTitle: text('search_title').generatedAlwaysAs(sql`lower(left(title, 256))`),
     state: varchar('state', { length: 56 }).notNull(),
     htmlUrl: text('html_url'),
     diff: text('diff').notNull().default('0'),
