@@ -19,18 +19,17 @@ export function statementOf<T>(database: DatabaseHandle, name: string, query: { 
  * Statements built once for each shape of a query (which of its filters are present), then run
  * with each request's values: drizzle builds a query's SQL anew on every call, a real share of a
  * small request's CPU. Prepared under a name, PostgreSQL also parses it once per connection, and
- * plans it once where a generic plan serves; under the empty name it is planned for each call's
- * values (`planEachCall`), which a query whose best plan depends on a value (a search term, rare
- * or common) needs.
+ * plans it once where a generic plan serves (so a query whose best plan would depend on a value
+ * is written with one plan for every value: jsonPage's search).
  */
 export class StatementCache {
   private readonly statements = new Map<string, Runnable<unknown>>();
 
   /** The statement of this shape, prepared by `prepare` the first time under the name it is given. */
-  of<T>(shape: string, prepare: (name: string) => Runnable<T>, { planEachCall = false } = {}): Runnable<T> {
+  of<T>(shape: string, prepare: (name: string) => Runnable<T>): Runnable<T> {
     let statement = this.statements.get(shape);
     if (statement === undefined) {
-      statement = prepare(planEachCall ? '' : shape);
+      statement = prepare(shape);
       this.statements.set(shape, statement);
     }
     return statement as Runnable<T>;

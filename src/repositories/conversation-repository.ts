@@ -1,7 +1,6 @@
 import { and, desc, eq, lt, lte, sql, type Placeholder } from 'drizzle-orm';
 import type { Database, DatabaseHandle } from '../db/database.js';
-import { isoTime, jsonObject, jsonPage } from '../db/json-page.js';
-import { StatementCache, statementOf } from '../db/statement-cache.js';
+import { isoTime, jsonObject, jsonPage, JsonPageStatements } from '../db/json-page.js';
 import { aiConversations, aiMessages, type AiConversation, type AiMessage } from '../db/schema/index.js';
 
 export type NewMessage = Omit<typeof aiMessages.$inferInsert, 'id' | 'messageCount' | 'createdAt' | 'updatedAt'>;
@@ -13,11 +12,12 @@ export const HISTORY_PAGE = 100;
 
 /** Chat threads and their messages; every read is scoped to the owner, so another user's id finds nothing. */
 export class ConversationRepository {
-  private readonly statements = new StatementCache();
   private readonly db: Database;
+  private readonly pages: JsonPageStatements;
 
-  constructor(private readonly database: DatabaseHandle) {
+  constructor(database: DatabaseHandle) {
     this.db = database.db;
+    this.pages = new JsonPageStatements(database);
   }
 
   async create(values: { id?: string; userId: string; title: string; connectedPrId: string | null; connectedPrTitle: string | null }): Promise<AiConversation> {
@@ -39,12 +39,12 @@ export class ConversationRepository {
   }
 
   /** Threads updated strictly before `before`, newest first, as the API's JSON (`threadItem`). */
-  async threadsPage(userId: string, before: Date | undefined): Promise<string> {
-    const statement = this.statements.of(before === undefined ? 'ai_conversations_page' : 'ai_conversations_page_before', (name) =>
-      statementOf<{ json: string }>(this.database, name, this.threadsPageQuery(sql.placeholder('userId'), before && sql.placeholder('before'))),
+  threadsPage(userId: string, before: Date | undefined): Promise<string> {
+    return this.pages.page(
+      before === undefined ? 'ai_conversations_page' : 'ai_conversations_page_before',
+      () => this.threadsPageQuery(sql.placeholder('userId'), before && sql.placeholder('before')),
+      { userId, before: before?.toISOString() },
     );
-    const [row] = await statement.execute({ userId, before: before?.toISOString() });
-    return row!.json;
   }
 
   /** The query behind `threadsPage`; with values bound, for EXPLAIN. */

@@ -1,7 +1,6 @@
 import { and, desc, eq, gte, like, lte, sql, type Placeholder } from 'drizzle-orm';
 import type { Database, DatabaseHandle, Executor } from '../db/database.js';
-import { isoTime, jsonObject, jsonPage } from '../db/json-page.js';
-import { StatementCache, statementOf } from '../db/statement-cache.js';
+import { isoTime, jsonObject, jsonPage, JsonPageStatements } from '../db/json-page.js';
 import { pullRequests, type PullRequest, type ReviewStatus } from '../db/schema/index.js';
 import { parsePullRequestSelector, type PullRequestSelector } from '../lib/ids.js';
 import { containsPattern } from '../lib/like-pattern.js';
@@ -48,15 +47,18 @@ const bindFilter = (userId: string, filter: PullRequestFilter): ListBinding => {
   };
 };
 
-/** A title search: the lower-cased title (`search_title`) against the lower-cased ILIKE-style pattern. */
-const titleMatches = (pattern: string | Placeholder) => like(pullRequests.searchTitle, sql`lower(${pattern})`);
+/**
+ * A title search (`search` of jsonPage): the lower-cased title (`search_title`, which every list
+ * index ends with) against the lower-cased ILIKE-style pattern.
+ */
+const titleSearch = (pattern: string | Placeholder) => ({ column: pullRequests.searchTitle, pattern: sql`lower(${pattern})` });
 
+/** The filters but the search (which jsonPage applies on its own). */
 const listConditions = (b: ListBinding) =>
   and(
     eq(pullRequests.userId, b.userId),
     b.status === undefined ? undefined : eq(pullRequests.reviewStatus, b.status),
     b.repository === undefined ? undefined : eq(pullRequests.repositoryName, b.repository),
-    b.pattern === undefined ? undefined : titleMatches(b.pattern),
     b.cursor === undefined ? undefined : b.order === 'desc' ? lte(pullRequests.updatedAt, b.cursor) : gte(pullRequests.updatedAt, b.cursor),
   );
 
@@ -111,28 +113,25 @@ export async function updatePullRequestQuietly(
 
 export class PullRequestRepository {
   private readonly db: Database;
+  private readonly pages: JsonPageStatements;
 
-  constructor(private readonly database: DatabaseHandle) {
+  constructor(database: DatabaseHandle) {
     this.db = database.db;
+    this.pages = new JsonPageStatements(database);
   }
 
-  private readonly statements = new StatementCache();
-
   /**
-   * One page of a user's pull requests, as the API's JSON. Every variant is one range of a
-   * (user_id, …, updated_at, id) index, or a search in the (user_id, title trigram) index,
-   * whichever the planner finds cheaper for the term.
+   * One page of a user's pull requests, as the API's JSON: one range of a (user_id, …, updated_at,
+   * id) index, one per repository merged, or a search (`jsonPage`'s `search`).
    */
-  async listPage(userId: string, filter: PullRequestFilter): Promise<string> {
+  listPage(userId: string, filter: PullRequestFilter): Promise<string> {
     const { order, ...values } = bindFilter(userId, filter);
     const present = FILTERS.filter((key) => values[key] !== undefined);
-    const statement = this.statements.of(`pull_requests_page_${order}${present.map((key) => `_${key}`).join('')}`, (name) =>
-      statementOf<{ json: string }>(this.database, name, this.pageQuery({ userId: sql.placeholder('userId'), order, ...Object.fromEntries(present.map((key) => [key, sql.placeholder(key)])) })),
-      // How rare the term is decides the best plan.
-      { planEachCall: values.pattern !== undefined },
+    return this.pages.page(
+      `pull_requests_page_${order}${present.map((key) => `_${key}`).join('')}`,
+      () => this.pageQuery({ userId: sql.placeholder('userId'), order, ...Object.fromEntries(present.map((key) => [key, sql.placeholder(key)])) }),
+      { ...values, cursor: filter.cursor?.toISOString() },
     );
-    const [row] = await statement.execute({ ...values, cursor: filter.cursor?.toISOString() });
-    return row!.json;
   }
 
   /** The query behind `listPage`, with the values bound (for EXPLAIN). */
@@ -149,11 +148,13 @@ export class PullRequestRepository {
       limit: PAGE_SIZE,
       item: listItem,
       anyOf: binding.repositories === undefined ? undefined : { column: pullRequests.repositoryName, values: binding.repositories },
+      search: binding.pattern === undefined ? undefined : titleSearch(binding.pattern),
     });
   }
 
   /** The newest page as rows, by status and title (the chat's getPRList tool). */
   list(userId: string, filter: Pick<PullRequestFilter, 'search' | 'status'>) {
+    const binding = bindFilter(userId, { ...filter, order: 'desc' });
     return this.db
       .select({
         prId: pullRequests.prId,
@@ -166,21 +167,19 @@ export class PullRequestRepository {
         htmlUrl: pullRequests.htmlUrl,
       })
       .from(pullRequests)
-      .where(listConditions(bindFilter(userId, { ...filter, order: 'desc' })))
+      .where(and(listConditions(binding), binding.pattern === undefined ? undefined : like(pullRequests.searchTitle, titleSearch(binding.pattern).pattern)))
       .orderBy(desc(pullRequests.updatedAt), desc(pullRequests.id))
       .limit(PAGE_SIZE);
   }
 
   /** Pull requests updated at or after `since`, newest first, as the API's JSON. */
-  async summaryPage(userId: string, since: Date | undefined, search: string | undefined): Promise<string> {
+  summaryPage(userId: string, since: Date | undefined, search: string | undefined): Promise<string> {
     const pattern = search ? containsPattern(search) : undefined;
-    const name = `pull_requests_summary${since === undefined ? '' : '_since'}${pattern === undefined ? '' : '_pattern'}`;
-    const statement = this.statements.of(name, (statementName) =>
-      statementOf<{ json: string }>(this.database, statementName, this.summaryQuery(sql.placeholder('userId'), since && sql.placeholder('since'), pattern && sql.placeholder('pattern'))),
-      { planEachCall: pattern !== undefined },
+    return this.pages.page(
+      `pull_requests_summary${since === undefined ? '' : '_since'}${pattern === undefined ? '' : '_pattern'}`,
+      () => this.summaryQuery(sql.placeholder('userId'), since && sql.placeholder('since'), pattern && sql.placeholder('pattern')),
+      { userId, since: since?.toISOString(), pattern },
     );
-    const [row] = await statement.execute({ userId, since: since?.toISOString(), pattern });
-    return row!.json;
   }
 
   /** The query behind `summaryPage`, with the values bound (for EXPLAIN). */
@@ -189,12 +188,15 @@ export class PullRequestRepository {
   }
 
   private summaryQuery(userId: string | Placeholder, since: Date | Placeholder | undefined, pattern: string | Placeholder | undefined) {
-    const where = and(
-      eq(pullRequests.userId, userId),
-      since === undefined ? undefined : gte(pullRequests.updatedAt, since),
-      pattern === undefined ? undefined : titleMatches(pattern),
-    );
-    return jsonPage(this.db, { table: pullRequests, where, orderBy: byUpdate, direction: 'desc', limit: PAGE_SIZE, item: summaryItem });
+    return jsonPage(this.db, {
+      table: pullRequests,
+      where: and(eq(pullRequests.userId, userId), since === undefined ? undefined : gte(pullRequests.updatedAt, since)),
+      orderBy: byUpdate,
+      direction: 'desc',
+      limit: PAGE_SIZE,
+      item: summaryItem,
+      search: pattern === undefined ? undefined : titleSearch(pattern),
+    });
   }
 
   /** Caches a diff read outside the review pipeline (the chat's getDiff). */

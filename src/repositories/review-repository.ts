@@ -1,7 +1,7 @@
 import { and, desc, eq, sql, type Placeholder } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Database, DatabaseHandle } from '../db/database.js';
-import { isoTime, jsonObject, literalLimit } from '../db/json-page.js';
+import { isoTime, jsonObject, literalCount } from '../db/json-page.js';
 import { StatementCache, statementOf } from '../db/statement-cache.js';
 import type { PullRequestSelector } from '../lib/ids.js';
 import {
@@ -264,7 +264,7 @@ export class ReviewRepository {
       .innerJoin(pullRequests, eq(pullRequests.id, reviews.id))
       .where(eq(reviews.userId, userId))
       .orderBy(desc(reviews.startedAt), desc(reviews.id))
-      .limit(literalLimit(limit));
+      .limit(literalCount(limit));
   }
 
   private async finish(id: string, runId: string, status: 'completed' | 'failed', changes: RunChanges): Promise<boolean> {

@@ -65,9 +65,10 @@ export const pullRequests = pgTable(
     index('pull_requests_user_updated_idx').on(table.userId, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle),
     index('pull_requests_user_status_updated_idx').on(table.userId, table.reviewStatus, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle),
     index('pull_requests_user_repository_updated_idx').on(table.userId, table.repositoryName, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle),
-    // Title search (ILIKE '%term%'): trigrams, with the user in the same GIN index (btree_gin), so a
-    // rare term finds the user's few matches without walking the user's pull requests.
-    index('pull_requests_user_title_trgm_idx').using('gin', table.userId, sql`${table.searchTitle} gin_trgm_ops`),
+    // Title search (ILIKE '%term%') for a term too rare to fill a page from the newest rows:
+    // trigrams, with the user and the list filters in the same GIN index (btree_gin), so the
+    // user's few matches with that status or repository are found without reading the others.
+    index('pull_requests_user_title_search_idx').using('gin', table.userId, table.reviewStatus, table.repositoryName, sql`${table.searchTitle} gin_trgm_ops`),
     // Commands in pull-request comments name the repository and the number.
     index('pull_requests_repository_number_idx').on(table.repositoryName, table.prNumber),
   ],
