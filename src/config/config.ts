@@ -14,6 +14,8 @@ export interface AppConfig {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Connections this process may hold to PostgreSQL (unused embedded). */
+  databasePoolSize: number;
   redisUrl: string | undefined;
   redisKeyPrefix: string;
   encryptionKey: Buffer;
@@ -112,6 +114,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl: trimSlash(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`),
     dataDir,
     databaseUrl: env.DATABASE_URL,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
     redisUrl: env.REDIS_URL,
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? '',
     encryptionKey: resolveEncryptionKey(env.ENCRYPTION_KEY, dataDir, production),

@@ -50,6 +50,8 @@ export const envSchema = z.object({
   DATABASE_URL: optionalString.pipe(
     z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
   ),
+  /** Not in decisions.md: connections each process may open to PostgreSQL (its pool's size). */
+  DATABASE_POOL_SIZE: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').max(1000).default(20),
   REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional()),
   /** Not in decisions.md: a namespace for every key, so deployments (or test runs) can share one Redis. */
   REDIS_KEY_PREFIX: optionalString.pipe(z.string().regex(/^[\w:.-]{0,64}$/, 'may hold letters, digits and _ : . - (64 at most)').optional()),

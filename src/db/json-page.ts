@@ -100,10 +100,12 @@ const textArray = (values: string[] | Placeholder) => sql`${values instanceof Pl
 /**
  * A page of matches of a search, by one plan that serves any term, so that it is planned once:
  * - near: the matches among the first SEARCH_WALK keys, read from the ordering index alone. A
- *   common term fills the page here, and so does any term when the range is shorter than the walk.
+ *   common term fills the page here.
  * - far: otherwise every match, found through the search index (a trigram index, where a rare
  *   term has few), then sorted. `offset 0` keeps the planner from walking the ordering index
- *   instead, which for a rare term would read the whole range.
+ *   instead, which for a rare term would read the whole range. Where the range is shorter than
+ *   the walk, near already holds every match and far finds the same few again: cheaper than
+ *   counting the range to tell.
  * `near_is_page` is evaluated once, and far only runs when it is false. Its steps are the
  * statement's WITH queries.
  */
@@ -115,9 +117,8 @@ function searchedKeys(db: Database, options: JsonPageOptions & Required<Pick<Jso
     // (select …): the pattern computed once, not for each of the walk's rows.
     db.select({ by: walk.by, id: walk.id }).from(walk).where(sql`${walk.searched} like (select ${search.pattern})`).orderBy(order(walk.by), order(walk.id)).limit(literalCount(limit)),
   );
-  const walked = firstKeys(db, { ...options, search: undefined }, SEARCH_WALK).as('walked');
   const nearIsPage = db.$with('near_is_page').as(
-    db.select({ yes: sql<boolean>`(select count(*) from ${near}) = ${literalCount(limit)} or (select count(*) from ${walked}) < ${literalCount(SEARCH_WALK)}`.as('yes') }).from(sql`(values (1)) as once`),
+    db.select({ yes: sql<boolean>`(select count(*) from ${near}) = ${literalCount(limit)}`.as('yes') }).from(sql`(values (1)) as once`),
   );
   const inAnyOf = anyOf === undefined ? undefined : sql`${anyOf.column} = any(${textArray(anyOf.values)})`;
   const matches = db.select({ by, id }).from(table).where(and(where, inAnyOf, sql`${search.column} like ${search.pattern}`)).offset(literalCount(0)).as('matches');

@@ -48,6 +48,8 @@ describe('configuration', () => {
     [{ PLATFORM_MODELS: '[]' }, 'PLATFORM_MODELS'],
     [{ FREE_ALLOWANCE_USD: '-1' }, 'FREE_ALLOWANCE_USD'],
     [{ AUTH_RATE_LIMIT_PER_MIN: '0' }, 'AUTH_RATE_LIMIT_PER_MIN'],
+    [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE'],
+    [{ DATABASE_POOL_SIZE: 'many' }, 'DATABASE_POOL_SIZE'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ GITHUB_CLIENT_ID: 'id-only' }, 'GITHUB_CLIENT_SECRET'],
     [{ NODE_ENV: 'production', ENCRYPTION_KEY: KEY }, 'GITHUB_WEBHOOK_SECRET'],

@@ -40,7 +40,7 @@ export default fp<{ config: AppConfig; infrastructure?: InfrastructureOptions }>
     const database = await waitWithProgress(
       app.log,
       'opening the database and applying migrations',
-      openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, pgliteTemplate: infrastructure.pgliteTemplate, migrationsFolder: infrastructure.migrationsFolder }),
+      openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, dataDir: config.dataDir, pgliteTemplate: infrastructure.pgliteTemplate, migrationsFolder: infrastructure.migrationsFolder }),
       infrastructure.progressEveryMs,
     );
     try {
