@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, like, lte, sql, type Placeholder } from 'drizzle-orm';
+import { and, desc, eq, gte, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Database, DatabaseHandle, Executor } from '../db/database.js';
 import { isoTime, jsonObject, jsonPage, JsonPageStatements } from '../db/json-page.js';
 import { pullRequests, type PullRequest, type ReviewStatus } from '../db/schema/index.js';
@@ -79,6 +79,29 @@ const listItem = jsonObject({
   htmlUrl: pullRequests.htmlUrl,
 });
 
+/** An item of the chat's getPRList tool (`ChatPullRequest`). */
+const chatItem = jsonObject({
+  prId: pullRequests.prId,
+  number: pullRequests.prNumber,
+  title: pullRequests.title,
+  repository: pullRequests.repositoryName,
+  state: pullRequests.state,
+  reviewStatus: pullRequests.reviewStatus,
+  updatedAt: isoTime(pullRequests.updatedAt),
+  htmlUrl: pullRequests.htmlUrl,
+});
+
+export interface ChatPullRequest {
+  prId: number;
+  number: number;
+  title: string;
+  repository: string;
+  state: string;
+  reviewStatus: ReviewStatus;
+  updatedAt: string;
+  htmlUrl: string | null;
+}
+
 /** The API's summary item (`summaryItem`). */
 const summaryItem = jsonObject({
   id: pullRequests.id,
@@ -125,51 +148,41 @@ export class PullRequestRepository {
    * id) index, one per repository merged, or a search (`jsonPage`'s `search`).
    */
   listPage(userId: string, filter: PullRequestFilter): Promise<string> {
-    const { order, ...values } = bindFilter(userId, filter);
-    const present = FILTERS.filter((key) => values[key] !== undefined);
-    return this.pages.page(
-      `pull_requests_page_${order}${present.map((key) => `_${key}`).join('')}`,
-      () => this.pageQuery({ userId: sql.placeholder('userId'), order, ...Object.fromEntries(present.map((key) => [key, sql.placeholder(key)])) }),
-      { ...values, cursor: filter.cursor?.toISOString() },
-    );
+    return this.page('page', listItem, userId, filter);
+  }
+
+  /** The newest page by status and title, as the chat's getPRList tool answers it. */
+  async chatList(userId: string, filter: Pick<PullRequestFilter, 'search' | 'status'>): Promise<ChatPullRequest[]> {
+    return JSON.parse(await this.page('chat', chatItem, userId, { ...filter, order: 'desc' })) as ChatPullRequest[];
   }
 
   /** The query behind `listPage`, with the values bound (for EXPLAIN). */
   listPageQuery(userId: string, filter: PullRequestFilter) {
-    return this.pageQuery(bindFilter(userId, filter));
+    return this.pageQuery(listItem, bindFilter(userId, filter));
   }
 
-  private pageQuery(binding: ListBinding) {
+  /** A page of `item`s: the statement of its kind and the filters present, run with their values. */
+  private page(kind: string, item: SQL, userId: string, filter: PullRequestFilter): Promise<string> {
+    const { order, ...values } = bindFilter(userId, filter);
+    const present = FILTERS.filter((key) => values[key] !== undefined);
+    return this.pages.page(
+      `pull_requests_${kind}_${order}${present.map((key) => `_${key}`).join('')}`,
+      () => this.pageQuery(item, { userId: sql.placeholder('userId'), order, ...Object.fromEntries(present.map((key) => [key, sql.placeholder(key)])) }),
+      { ...values, cursor: filter.cursor?.toISOString() },
+    );
+  }
+
+  private pageQuery(item: SQL, binding: ListBinding) {
     return jsonPage(this.db, {
       table: pullRequests,
       where: listConditions(binding),
       orderBy: byUpdate,
       direction: binding.order,
       limit: PAGE_SIZE,
-      item: listItem,
+      item,
       anyOf: binding.repositories === undefined ? undefined : { column: pullRequests.repositoryName, values: binding.repositories },
       search: binding.pattern === undefined ? undefined : titleSearch(binding.pattern),
     });
-  }
-
-  /** The newest page as rows, by status and title (the chat's getPRList tool). */
-  list(userId: string, filter: Pick<PullRequestFilter, 'search' | 'status'>) {
-    const binding = bindFilter(userId, { ...filter, order: 'desc' });
-    return this.db
-      .select({
-        prId: pullRequests.prId,
-        prNumber: pullRequests.prNumber,
-        title: pullRequests.title,
-        repositoryName: pullRequests.repositoryName,
-        state: pullRequests.state,
-        reviewStatus: pullRequests.reviewStatus,
-        updatedAt: pullRequests.updatedAt,
-        htmlUrl: pullRequests.htmlUrl,
-      })
-      .from(pullRequests)
-      .where(and(listConditions(binding), binding.pattern === undefined ? undefined : like(pullRequests.searchTitle, titleSearch(binding.pattern).pattern)))
-      .orderBy(desc(pullRequests.updatedAt), desc(pullRequests.id))
-      .limit(PAGE_SIZE);
   }
 
   /** Pull requests updated at or after `since`, newest first, as the API's JSON. */

@@ -134,6 +134,10 @@ describe('POST /conversation/chat', () => {
     expect(types.slice(2).every((type) => type === 'content')).toBe(true);
     expect(lines[1]).toEqual({ type: 'tool-call', toolName: 'getPRList', toolCallId: 'call_list', input: {} });
     expect(lines[2]).toMatchObject({ type: 'tool-result', toolName: 'getPRList', toolCallId: 'call_list', output: [expect.objectContaining({ prId: seeded.prId, title: 'Seeded pull request' })] });
+    // The tool's items, rendered by the database: these keys only, the time as the API writes it.
+    const [item] = (lines[2] as { output: Record<string, unknown>[] }).output;
+    expect(Object.keys(item!).sort()).toEqual(['htmlUrl', 'number', 'prId', 'repository', 'reviewStatus', 'state', 'title', 'updatedAt']);
+    expect(item!.updatedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
     const toolMessage = lastAnswerRequest().body.messages.find((message) => message.role === 'tool')!;
     expect(toolMessage.tool_call_id).toBe('call_list');

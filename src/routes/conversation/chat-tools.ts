@@ -44,19 +44,7 @@ export function chatTools({ userId, pullRequests, diffOf }: ChatToolDeps) {
     getPRList: tool({
       description: "List the user's pull requests, most recently updated first (20 at most).",
       inputSchema: getPRListInput,
-      execute: async ({ search, status }) => {
-        const rows = await pullRequests.list(userId, { search, status });
-        return rows.map((pr) => ({
-          prId: pr.prId,
-          number: pr.prNumber,
-          title: pr.title,
-          repository: pr.repositoryName,
-          state: pr.state,
-          reviewStatus: pr.reviewStatus,
-          updatedAt: pr.updatedAt.toISOString(),
-          htmlUrl: pr.htmlUrl,
-        }));
-      },
+      execute: ({ search, status }) => pullRequests.chatList(userId, { search, status }),
     }),
   };
 }
