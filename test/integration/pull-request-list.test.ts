@@ -187,6 +187,19 @@ describe('/pull-request lists', () => {
     expect(next.map((item) => item.title)).toEqual(expected.slice(19, 39));
     const oldest = await list('/pull-request/list?search=number%2012&order=asc', many);
     expect(oldest.map((item) => item.title)).toEqual([...expected].reverse().slice(0, 20));
+    // Under the filters the search index holds too: a status, several repositories.
+    const matching = (keep: (row: (typeof rows)[number]) => boolean) => rows.filter((row) => keep(row) && expected.includes(row.title)).map((row) => row.title);
+    const newestFirst = (titles: string[]) => {
+      const page = expected.filter((title) => titles.includes(title)).slice(0, 20);
+      expect(page).toHaveLength(20);
+      return page;
+    };
+    expect((await list('/pull-request/list?search=number%2012&reviewStatus=failed', many)).map((item) => item.title)).toEqual(
+      newestFirst(matching((row) => row.reviewStatus === 'failed')),
+    );
+    expect((await list('/pull-request/list?search=number%2012&repo=acme/api&repo=other/tool', many)).map((item) => item.title)).toEqual(
+      newestFirst(matching((row) => row.repositoryName !== 'acme/web')),
+    );
     const summary = await t.app.inject({ method: 'GET', url: '/pull-request/list/summary?search=number%2012', headers: { cookie: many.cookie } });
     expect(summary.json<{ title: string }[]>().map((item) => item.title)).toEqual(expected.slice(0, 20));
     // A common term fills its page from the newest rows.
