@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, Placeholder, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database, DatabaseHandle } from './database.js';
-import { StatementCache, statementOf } from './statement-cache.js';
+import { StatementCache } from './statement-cache.js';
 
 /*
  * List pages rendered by the database as the JSON the API answers with. A list request used to
@@ -145,14 +145,15 @@ export const literalCount = (limit: number) => sql`${limit}`.inlineParams() as u
  * answers the page's JSON text.
  */
 export class JsonPageStatements {
-  private readonly statements = new StatementCache();
+  private readonly statements: StatementCache;
 
-  constructor(private readonly database: DatabaseHandle) {}
+  constructor(database: DatabaseHandle) {
+    this.statements = new StatementCache(database);
+  }
 
   /** The page of `shape` for these values; `query` builds its statement (with placeholders) the first time. */
   async page(shape: string, query: () => ReturnType<typeof jsonPage>, values: Record<string, unknown>): Promise<string> {
-    const statement = this.statements.of(shape, (name) => statementOf<{ json: string }>(this.database, name, query()));
-    const [row] = await statement.execute(values);
+    const [row] = await this.statements.run<{ json: string }>(shape, query, values);
     return row!.json;
   }
 }

@@ -2,7 +2,7 @@ import { and, desc, eq, sql, type Placeholder } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Database, DatabaseHandle } from '../db/database.js';
 import { isoTime, jsonObject, literalCount } from '../db/json-page.js';
-import { StatementCache, statementOf } from '../db/statement-cache.js';
+import { StatementCache } from '../db/statement-cache.js';
 import type { PullRequestSelector } from '../lib/ids.js';
 import {
   pullRequests,
@@ -60,7 +60,6 @@ export const PREVIOUS_RUN_SNAPSHOT = `case when reviews.status = 'pending' then 
 /** Told of every run that finishes (a superseded run's writes do nothing, and are not told). */
 export type RunFinished = (outcome: 'completed' | 'failed', mode: ReviewMode) => void;
 
-/** The review of a pull request and its runs; every write of a run is fenced by its run id. */
 /** A review on the dashboard, with what scoring reads of its JSON and its pull request. */
 export interface RecentReview {
   id: string;
@@ -76,15 +75,17 @@ export interface RecentReview {
   repositoryName: string;
 }
 
+/** The review of a pull request and its runs; every write of a run is fenced by its run id. */
 export class ReviewRepository {
-  private readonly statements = new StatementCache();
+  private readonly statements: StatementCache;
   private readonly db: Database;
 
   constructor(
-    private readonly database: DatabaseHandle,
+    database: DatabaseHandle,
     private readonly finished: RunFinished = () => undefined,
   ) {
     this.db = database.db;
+    this.statements = new StatementCache(database);
   }
 
   /**
@@ -236,8 +237,8 @@ export class ReviewRepository {
    * and of the review's JSON only what scoring reads (not the payload, the diff or the findings' texts).
    */
   async recentForUser(userId: string, limit: number): Promise<RecentReview[]> {
-    const statement = this.statements.of(`reviews_recent_${limit}`, (name) => statementOf<{ recent: RecentReview }>(this.database, name, this.recentQuery(sql.placeholder('userId'), limit)));
-    return (await statement.execute({ userId })).map((row) => row.recent);
+    const rows = await this.statements.run<{ recent: RecentReview }>(`reviews_recent_${limit}`, () => this.recentQuery(sql.placeholder('userId'), limit), { userId });
+    return rows.map((row) => row.recent);
   }
 
   /**
