@@ -124,6 +124,8 @@ describe('POST /conversation/chat', () => {
   it('runs tools: a tool call, its result back to the model, then the answer; tool names are saved', async () => {
     const account = await createAccount(t.app, t.outbox);
     const seeded = await seedUserData(t.app.db, account.id);
+    // Another user's pull request, newer: never in this user's list.
+    await seedUserData(t.app.db, (await createAccount(t.app, t.outbox)).id);
     answer = (request) =>
       hasToolResults(request)
         ? { text: 'You have one pull request: Seeded pull request.' }
@@ -135,7 +137,9 @@ describe('POST /conversation/chat', () => {
     expect(lines[1]).toEqual({ type: 'tool-call', toolName: 'getPRList', toolCallId: 'call_list', input: {} });
     expect(lines[2]).toMatchObject({ type: 'tool-result', toolName: 'getPRList', toolCallId: 'call_list', output: [expect.objectContaining({ prId: seeded.prId, title: 'Seeded pull request' })] });
     // The tool's items, rendered by the database: these keys only, the time as the API writes it.
-    const [item] = (lines[2] as { output: Record<string, unknown>[] }).output;
+    const { output } = lines[2] as { output: Record<string, unknown>[] };
+    expect(output).toHaveLength(1);
+    const [item] = output;
     expect(Object.keys(item!).sort()).toEqual(['htmlUrl', 'number', 'prId', 'repository', 'reviewStatus', 'state', 'title', 'updatedAt']);
     expect(item!.updatedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
