@@ -39,44 +39,99 @@ export function reviewBody(newCount: number, sha: string): string {
 export interface SummaryInput {
   review: PublishableReview;
   heldBack: HeldBack[];
+  /** The count to show when the stored review does not list its files. */
   reviewableFiles: number | null;
   sha: string;
   reviewUrl: string;
 }
 
-/** The one summary comment of a pull request, edited in place on every run. */
+/**
+ * GitHub refuses a comment over 65,536 characters. JavaScript counts UTF-16 units, never fewer than
+ * GitHub's characters, so a body within this many is accepted.
+ */
+export const COMMENT_LIMIT = 65_536;
+/** Past this many files, the list is folded into a collapsed block. */
+export const FOLDED_FILE_LIST = 10;
+
+const plural = (count: number, word: string) => `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
+/** An inline code span that a backtick in the text cannot close. */
+const code = (text: string) => {
+  const fence = '`'.repeat(Math.max(0, ...[...text.matchAll(/`+/g)].map((match) => match[0].length)) + 1);
+  return fence.length > 1 ? `${fence} ${text} ${fence}` : `\`${text}\``;
+};
+
+/**
+ * The one summary comment of a pull request, edited in place on every run. Everything but the file
+ * lists is bounded by the review's size; the lists (2,000 files in a large pull request) get the room
+ * left under GitHub's limit and end, when cut, with how many more there are and the review's page.
+ */
 export function summaryCommentBody({ review, heldBack, reviewableFiles, sha, reviewUrl }: SummaryInput): string {
   const counts = countBySeverity(review.findings);
   const bySeverity = (severity: string) => review.findings.filter((finding) => finding.severity === severity).length;
   const score = scoreReview({ comments: review.findings, confidence: { overall: review.overall } });
-  const lines = [
+  const head = [
     summaryMarker(),
     '## AI review',
     '',
     `**Score:** ${score}/100 · **Risk:** ${safe(review.risk)} · **Findings:** ${counts.total} (${bySeverity('CRITICAL')} critical, ${bySeverity('MAJOR')} major, ${bySeverity('MINOR')} minor, ${bySeverity('INFO')} info)`,
   ];
-  if (review.overview.trim()) lines.push('', '### Overview', '', safe(review.overview));
-  if (review.intent.trim()) lines.push('', '### Intent', '', safe(review.intent));
+  if (review.overview.trim()) head.push('', '### Overview', '', safe(review.overview));
+  if (review.intent.trim()) head.push('', '### Intent', '', safe(review.intent));
   if (heldBack.length > 0) {
-    lines.push('', '### Findings not posted inline', '');
+    head.push('', '### Findings not posted inline', '');
     for (const { finding, reason } of heldBack) {
-      lines.push(`- **${finding.severity}** \`${location(finding)}\` ${safe(finding.title)} (${reason})`);
-      if (finding.comment.trim()) lines.push(`  ${safe(finding.comment).replaceAll('\n', '\n  ')}`);
+      head.push(`- **${finding.severity}** \`${location(finding)}\` ${safe(finding.title)} (${reason})`);
+      if (finding.comment.trim()) head.push(`  ${safe(finding.comment).replaceAll('\n', '\n  ')}`);
     }
   }
-  lines.push('', '### Files', '');
-  lines.push(reviewableFiles === null ? 'Files reviewed: see the review page.' : `Reviewed ${reviewableFiles} file${reviewableFiles === 1 ? '' : 's'}.`);
-  if (review.skippedFiles.length > 0) {
-    lines.push(`Skipped ${review.skippedFiles.length}:`);
-    for (const file of review.skippedFiles) lines.push(`- \`${file.path}\`: ${safe(file.reason)}`);
-  }
+  const tail: string[] = [];
   if (review.configProblems.length > 0) {
-    lines.push('', '### Problems in .ai-review.yml', '');
-    for (const problem of review.configProblems) lines.push(`- ${problem.line === null ? '' : `line ${problem.line}: `}${safe(problem.message)}`);
+    tail.push('', '### Problems in .ai-review.yml', '');
+    for (const problem of review.configProblems) tail.push(`- ${problem.line === null ? '' : `line ${problem.line}: `}${safe(problem.message)}`);
   }
-  if (review.agenticFixPrompt !== null) {
-    lines.push('', '<details><summary>Prompt to fix these findings with an AI coding agent</summary>', '', fenced(review.agenticFixPrompt, 'text'), '', '</details>');
+  const footer = ['', `Reviewed commit ${sha} · [Open the review](${reviewUrl})`];
+  const fixPrompt = review.agenticFixPrompt === null ? [] : ['', '<details><summary>Prompt to fix these findings with an AI coding agent</summary>', '', fenced(review.agenticFixPrompt, 'text'), '', '</details>'];
+  const fixed = (parts: string[][]) => parts.reduce((sum, lines) => sum + lines.join('\n').length + 1, 0);
+  // A prompt too long to leave the file lists any room stays on the review's page.
+  const prompt = fixed([head, tail, fixPrompt, footer]) + 2_000 > COMMENT_LIMIT ? ['', `The prompt to fix these findings is on [the review's page](${reviewUrl}).`] : fixPrompt;
+  const files = fileSections(review, reviewableFiles, reviewUrl, COMMENT_LIMIT - fixed([head, tail, prompt, footer]));
+  return [...head, ...files, ...tail, ...prompt, ...footer].join('\n').slice(0, COMMENT_LIMIT);
+}
+
+/** "Files reviewed", each with its count of findings, then "Skipped files" with the reasons, within `room` characters. */
+function fileSections(review: PublishableReview, reviewableFiles: number | null, reviewUrl: string, room: number): string[] {
+  const findingsIn = new Map<string, number>();
+  for (const finding of review.findings) findingsIn.set(finding.file, (findingsIn.get(finding.file) ?? 0) + 1);
+  const reviewed = (review.reviewedFiles ?? []).map((path) => `- ${code(path)}: ${findingsIn.has(path) ? plural(findingsIn.get(path)!, 'finding') : 'no findings'}`);
+  const skipped = review.skippedFiles.map((file) => `- ${code(file.path)}: ${safe(file.reason)}`);
+  const more = (count: number) => `- …and ${plural(count, 'more file')}: see [the review's page](${reviewUrl}).`;
+  // The reviewed files get the room first, leaving the skipped ones a share when both are long.
+  const reviewedRoom = skipped.length === 0 ? room : Math.max(room / 2, room - skipped.join('\n').length - 200);
+  const lines = ['', '### Files reviewed', ''];
+  if (review.reviewedFiles === null) lines.push(reviewableFiles === null ? 'See the review page.' : `Reviewed ${plural(reviewableFiles, 'file')}.`);
+  else if (reviewed.length === 0) lines.push('No file needed a review.');
+  else {
+    const listed = fitLines(reviewed, reviewedRoom - 200, more);
+    if (reviewed.length > FOLDED_FILE_LIST) lines.push(`<details><summary>${plural(reviewed.length, 'file')} reviewed</summary>`, '', ...listed, '', '</details>');
+    else lines.push(...listed);
   }
-  lines.push('', `Reviewed commit ${sha} · [Open the review](${reviewUrl})`);
-  return lines.join('\n');
+  if (skipped.length > 0) {
+    const used = lines.join('\n').length;
+    lines.push('', '### Skipped files', '', ...fitLines(skipped, room - used - 100, more));
+  }
+  return lines;
+}
+
+/** As many of `lines` as fit in `room` characters, the last one saying how many were left out. */
+function fitLines(lines: readonly string[], room: number, more: (count: number) => string): string[] {
+  const kept: string[] = [];
+  let used = 0;
+  for (const [index, line] of lines.entries()) {
+    const rest = lines.length - index - 1;
+    const reserve = rest > 0 ? more(rest).length + 1 : 0;
+    if (used + line.length + 1 + reserve > room) return [...kept, more(lines.length - index)];
+    kept.push(line);
+    used += line.length + 1;
+  }
+  return kept;
 }

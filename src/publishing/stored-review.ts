@@ -16,6 +16,8 @@ export interface PublishableReview {
   overall: number | null;
   findings: PublishableFinding[];
   agenticFixPrompt: string | null;
+  /** The files this run reviewed, in diff order; null for reviews stored before the list was kept. */
+  reviewedFiles: string[] | null;
   skippedFiles: Array<{ path: string; reason: string }>;
   /** From `.ai-review.yml` (decisions.md §10); absent means none. */
   configProblems: Array<{ line: number | null; message: string }>;
@@ -70,6 +72,7 @@ export function readStoredReview(raw: unknown): PublishableReview {
     overall: typeof overall === 'number' && Number.isFinite(overall) ? overall : null,
     findings,
     agenticFixPrompt: text(review.agenticFixPrompt) || null,
+    reviewedFiles: Array.isArray(review.reviewedFiles) ? review.reviewedFiles.filter((path): path is string => typeof path === 'string') : null,
     skippedFiles: list(review.skippedFiles).flatMap((entry) => {
       const file = record(entry);
       return text(file.path) ? [{ path: text(file.path), reason: text(file.reason) }] : [];

@@ -282,6 +282,7 @@ export class FakeGitHubApp extends FakeGitHub {
         return true;
       }
       if (method === 'POST') {
+        if (refusedAsTooLong(str(json().body), send)) return true;
         const comment = { id: newId(), body: str(json().body), user: this.bot, html_url: `${this.url}/${fullName}/pull/${match[1]}#issuecomment-${nextId}`, edits: 0 };
         pull.issueComments.push(comment);
         send(201, comment);
@@ -295,6 +296,7 @@ export class FakeGitHubApp extends FakeGitHub {
         send(403, { message: 'Resource not accessible by integration' });
         return true;
       }
+      if (refusedAsTooLong(str(json().body), send)) return true;
       comment.body = str(json().body);
       comment.edits++;
       send(200, comment);
@@ -470,4 +472,11 @@ function rightSideLines(diff: string): Map<string, Map<number, number>> {
     if (text.startsWith('+') || text.startsWith(' ')) current.set(line++, hunk);
   }
   return files;
+}
+
+/** GitHub's answer to an issue comment over its 65,536-character limit. */
+function refusedAsTooLong(body: string, send: FakeSend): boolean {
+  if (body.length <= 65_536) return false;
+  send(422, { message: 'Validation Failed', errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }], documentation_url: 'https://docs.github.com/rest/issues/comments#create-an-issue-comment' });
+  return true;
 }

@@ -48,6 +48,42 @@ new file mode 100644
 +}
 `;
 
+/** A push that adds two lines above both findings (moving them) and one inside clamp, next to its finding. */
+const MOVING_PUSH_DIFF = `diff --git a/src/math.ts b/src/math.ts
+--- a/src/math.ts
++++ b/src/math.ts
+@@ -1,3 +1,5 @@
++/** Arithmetic helpers. */
++
+ export function average(values: number[]): number {
+   let total = 0;
+   for (let i = 0; i <= values.length; i++) {
+@@ -8,3 +10,4 @@
+ 
+ export function clamp(value: number, min: number, max: number): number {
++  if (Number.isNaN(value)) return min;
+   return Math.min(Math.max(value, min), max);
+`;
+const MOVED_FULL_DIFF = `diff --git a/src/math.ts b/src/math.ts
+--- a/src/math.ts
++++ b/src/math.ts
+@@ -1,6 +1,13 @@
++/** Arithmetic helpers. */
++
+ export function average(values: number[]): number {
+-  return values.reduce((a, b) => a + b, 0) / values.length;
++  let total = 0;
++  for (let i = 0; i <= values.length; i++) {
++    total += values[i];
++  }
++  return total / values.length;
+ }
+ 
+ export function clamp(value: number, min: number, max: number): number {
++  if (Number.isNaN(value)) return min;
+   return Math.min(Math.max(value, min), max);
+`;
+
 describe('the GitHub App: reviews posted in the pull request', () => {
   let world: AppWorld;
   beforeAll(async () => {
@@ -122,7 +158,9 @@ describe('the GitHub App: reviews posted in the pull request', () => {
     expect(summaries).toHaveLength(1);
     expect(summaries[0]!.body).toContain(`Reviewed commit ${SHA1}`);
     expect(summaries[0]!.body).toContain(`[Open the review](${PUBLIC_URL}/pulls/${prId})`);
-    expect(summaries[0]!.body).toContain('`package-lock.json`: lock file');
+    expect(summaries[0]!.body).toContain('### Files reviewed\n\n- `src/math.ts`: 2 findings\n- `src/greet.ts`: no findings');
+    expect(summaries[0]!.body).toContain('### Skipped files\n\n- `package-lock.json`: lock file');
+    expect(summaries[0]!.body).toContain('Skipped `package-lock.json`: lock file.');
     expect(summaries[0]!.body).toContain('<details><summary>Prompt to fix these findings');
     expect(first.publication).toMatchObject({ state: 'published', reason: null, reviewUrl: reviews[0]!.html_url, summaryCommentUrl: summaries[0]!.html_url, checkRunUrl: check.html_url });
     // The report shows what a user sees.
@@ -162,6 +200,31 @@ describe('the GitHub App: reviews posted in the pull request', () => {
     expect(summary[0]!.edits).toBeGreaterThanOrEqual(1);
     expect(summary[0]!.body).toContain(`Reviewed commit ${SHA2}`);
     expect(github.checkRuns.find((run) => run.repository === repo.full_name && run.head_sha === SHA2)).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+  });
+
+  it('a push that moves a carried finding, which the model reports again on lines next to the push: the same id, nothing posted again, its thread left open', async () => {
+    const { t, github } = world;
+    const { installer, repo, prId } = await publishedPullRequest(4_100_009, 14, SAMPLE_FINDINGS);
+    const before = await publication(t.app, installer.cookie, prId, (review) => review.publication.state === 'published');
+    const clamp = before.reviewRawJSON!.comments.find((comment) => comment.title.startsWith('clamp'))!;
+    const threads = github.inlineComments(repo.full_name, 14);
+    expect(threads).toHaveLength(2);
+
+    // Two lines added above move clamp (9 → 11); a line added inside it (12) is next to the finding.
+    world.model.reply(appModel([{ file: 'src/math.ts', line: 11, endLine: 12, severity: 'MINOR', confidence: 80, title: 'clamp does not check min <= max' }]));
+    github.openPull(repo.full_name, 14, SHA2, MOVED_FULL_DIFF);
+    github.setCompare(repo.full_name, SHA1, SHA2, MOVING_PUSH_DIFF);
+    const push = appPullRequest(4_100_009, repo, githubUser().id, { action: 'synchronize', headSha: SHA2, number: 14, prId, updatedAt: new Date(Date.now() + 60_000).toISOString() });
+    expect((await deliver(t.app, 'pull_request', push)).statusCode).toBe(200);
+    const after = await publication(t.app, installer.cookie, prId, (review) => review.reviewdSha === SHA2 && review.publication.state === 'published');
+
+    const ids = after.reviewRawJSON!.comments.map((comment) => comment.id).sort();
+    expect(ids).toEqual(before.reviewRawJSON!.comments.map((comment) => comment.id).sort());
+    expect(after.reviewRawJSON!.comments.find((comment) => comment.id === clamp.id)).toMatchObject({ line: 11, endLine: 12 });
+    expect(ids.some((id) => id.includes('-'))).toBe(false);
+    expect(github.submittedReviews(repo.full_name, 14)).toHaveLength(1);
+    expect(github.inlineComments(repo.full_name, 14)).toHaveLength(2);
+    for (const thread of threads) expect(github.threadOf(repo.full_name, 14, thread.id)?.resolved).toBe(false);
   });
 
   it('commands: /help and /ask are answered once each; NONE, bots and the App itself are ignored; a re-requested check reviews that commit again', async () => {

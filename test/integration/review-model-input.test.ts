@@ -55,8 +55,9 @@ describe('what the model is given, and a deep review whose verification fails', 
       { path: 'design/logo.ai', reason: 'binary content' },
     ]);
     expect(raw.skippedChanges).toEqual([{ path: 'src/billing/tax.ts', reason: 'whitespace only', lines: 8 }]);
-    expect(raw.summary.overview).toMatch(/4 files were skipped/);
-    expect(raw.summary.overview).toMatch(/whitespace-only changes in 1 reviewed file were not reviewed/);
+    expect(raw.summary.overview).toContain('Skipped 4 files: `src/Shop/Cart.cs`, `certs/trust-store.txt`, `website/static/lib/app.js` and 1 more; each is listed under “Skipped files” with its reason.');
+    expect(raw.summary.overview).toContain('Line-ending and whitespace-only changes were not reviewed in `src/billing/tax.ts`.');
+    expect(raw.summary.overview).not.toMatch(/skippedFiles|skippedChanges/);
     // The finding on the re-indented lines (not shown) is outside the diff; the others stay where they were cited.
     expect(raw.comments.map((comment) => `${comment.file}:${comment.line}`)).toEqual(['src/billing/tax.ts:21', 'app/jobs.py:12']);
     expect(raw.droppedFindings).toMatchObject({ outsideDiff: 1 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inlineCommentBody, summaryCommentBody } from '../../src/publishing/comment-bodies.js';
+import { COMMENT_LIMIT, FOLDED_FILE_LIST, inlineCommentBody, summaryCommentBody } from '../../src/publishing/comment-bodies.js';
 import { parseCommand } from '../../src/publishing/commands.js';
 import { findingIdOf, isSummary } from '../../src/publishing/markers.js';
 import { MAX_INLINE_COMMENTS, selectInline } from '../../src/publishing/select-inline.js';
@@ -84,5 +84,47 @@ describe('what the App posts', () => {
     expect(parseCommand('/help', 'bot')).toEqual({ kind: 'help' });
     expect(parseCommand('please /review this', 'bot')).toBeUndefined();
     expect(parseCommand('@botany is a science', 'bot')).toBeUndefined();
+  });
+});
+
+describe("the summary's files", () => {
+  const stored = (reviewedFiles: string[] | undefined, extra: Record<string, unknown> = {}) =>
+    readStoredReview({ summary: { overview: 'x', risk: 'low' }, comments: [finding(), finding({ id: 'b', line: 9, endLine: 9 })], reviewedFiles, ...extra });
+  const body = (review: ReturnType<typeof stored>) => summaryCommentBody({ review, heldBack: [], reviewableFiles: 7, sha: 'f'.repeat(40), reviewUrl: 'https://x/pulls/1' });
+
+  it('lists each reviewed file with its findings, in the open up to ten files', () => {
+    const text = body(stored(['src/a.ts', 'src/b.ts'], { skippedFiles: [{ path: 'package-lock.json', reason: 'lock file' }] }));
+    expect(text).toContain('### Files reviewed\n\n- `src/a.ts`: 2 findings\n- `src/b.ts`: no findings');
+    expect(text).toContain('### Skipped files\n\n- `package-lock.json`: lock file');
+    expect(text).not.toContain('<details><summary>');
+  });
+
+  it('folds more than ten files into a collapsed block', () => {
+    const paths = Array.from({ length: FOLDED_FILE_LIST + 1 }, (_, index) => `src/f${index}.ts`);
+    const text = body(stored(paths));
+    expect(text).toContain(`<details><summary>${FOLDED_FILE_LIST + 1} files reviewed</summary>\n\n- \`src/f0.ts\`: no findings`);
+    expect(text.match(/^- `src\/f\d+\.ts`/gm)).toHaveLength(FOLDED_FILE_LIST + 1);
+  });
+
+  it("stays within GitHub's limit for a 2,000-file pull request, ending the cut lists with a count and the review's page", () => {
+    const paths = Array.from({ length: 2_000 }, (_, index) => `packages/module-${index}/src/some/deeply/nested/folder/component-${index}.tsx`);
+    const skippedFiles = paths.map((path) => ({ path: path.replace('.tsx', '.snap'), reason: 'generated' }));
+    const text = body(stored(paths, { skippedFiles, agenticFixPrompt: 'Fix it.' }));
+    expect(text.length).toBeLessThanOrEqual(COMMENT_LIMIT);
+    const listed = text.match(/^- `packages\/[^`]+\.tsx`/gm)!.length;
+    expect(listed).toBeGreaterThan(100);
+    expect(text).toContain(`- …and ${(2_000 - listed).toLocaleString('en-US')} more files: see [the review's page](https://x/pulls/1).`);
+    expect(text).toMatch(/### Skipped files\n\n- `packages\/module-0\/[^`]+\.snap`: generated/);
+    // What follows the lists is all there.
+    expect(text).toContain('<details><summary>Prompt to fix these findings');
+    expect(text).toContain(`Reviewed commit ${'f'.repeat(40)}`);
+  });
+
+  it('a review stored before the list was kept shows the count', () => {
+    expect(body(stored(undefined))).toContain('### Files reviewed\n\nReviewed 7 files.');
+  });
+
+  it('a path holding backticks cannot break out of its code span', () => {
+    expect(body(stored(['src/`weird`.ts']))).toContain('- `` src/`weird`.ts ``: no findings');
   });
 });

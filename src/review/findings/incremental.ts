@@ -25,6 +25,9 @@ export interface IncrementalContext {
 /** Lines a previous finding may have drifted by and still be "the same place" (reformatting, a moved brace). */
 const PLACE_TOLERANCE = 3;
 
+/** Two ranges of one file are the same place: they overlap, or lie within `PLACE_TOLERANCE` lines of each other. */
+export const samePlace = (a: LineRange, b: LineRange) => a.line - PLACE_TOLERANCE <= b.endLine && b.line <= a.endLine + PLACE_TOLERANCE;
+
 export interface RepeatCandidate extends Worded, LineRange {
   file: string;
 }
@@ -57,8 +60,6 @@ export class RepeatDetector {
   isRepeat(finding: RepeatCandidate): boolean {
     const previous = this.previousByPath.get(finding.file);
     if (!previous || this.push.touches(finding.file, finding)) return false;
-    return previous.some(
-      (earlier) => earlier.line - PLACE_TOLERANCE <= finding.endLine && finding.line <= earlier.endLine + PLACE_TOLERANCE && sameProblem(earlier, finding),
-    );
+    return previous.some((earlier) => samePlace(earlier, finding) && sameProblem(earlier, finding));
   }
 }

@@ -13,7 +13,7 @@ import { DEFAULT_REPOSITORY_CONFIG, type RepositoryConfig } from '../../reposito
 import { PROMPT_LEARNINGS } from '../../services/finding-feedback-service.js';
 import { suppressRejected } from '../findings/suppress-findings.js';
 import { MIN_TOKEN_BUDGET, type ReviewChunk } from '../prepare/chunking.js';
-import { carryOverFindings } from '../findings/carry-over.js';
+import { carryOverFindings, withCarried } from '../findings/carry-over.js';
 import { assignFindingIds } from '../findings/fingerprint.js';
 import { finalizeReview, type ChunkReview } from '../findings/merge-reviews.js';
 import { prepareReview } from '../prepare/prepare-review.js';
@@ -27,6 +27,7 @@ import { pullRequestDescription } from '../../services/pull-request-description.
 import { githubFailure } from './github-access.js';
 import { askForReview, askForVerification } from '../ask/model-review.js';
 import { reviewCompletedEmail } from './review-email.js';
+import { reviewOverview } from './review-overview.js';
 import { isCurrentRun } from './review-runs.js';
 
 /** When a model's catalog does not say, assume a context most current chat models exceed. */
@@ -120,12 +121,13 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     maxFindings: DEFAULT_MAX_FINDINGS[review.mode],
     incremental: incremental ? { previous, pushDiff: changes } : undefined,
   });
-  const identified = assignFindingIds([...final.comments, ...(incremental ? carryOverFindings(previous, changes) : [])], lastFindings);
+  const identified = assignFindingIds(incremental ? withCarried(final.comments, carryOverFindings(previous, changes)) : final.comments, lastFindings);
   const { kept: comments, suppressed } = suppressRejected(identified, rejected);
   const output = {
     ...final,
-    summary: { ...final.summary, overview: overview(final, chunks.length, skipped.length, incremental, review.reviewdSha, new Set(skippedChanges.map((entry) => entry.path)).size), findingsCount: comments.length },
+    summary: { ...final.summary, overview: reviewOverview(final, { chunkCount: chunks.length, skipped, layoutOnlyPaths: [...new Set(skippedChanges.map((entry) => entry.path))], incrementalSince: incremental ? review.reviewdSha : null }), findingsCount: comments.length },
     comments,
+    reviewedFiles: reviewablePaths,
     skippedFiles: skipped,
     skippedChanges,
     droppedFindings: { ...counts, suppressed },
@@ -196,19 +198,6 @@ async function fullFiles(deps: ReviewStepDeps, pr: PullRequest, owner: User, rev
 function previousFindings(review: Review) {
   const raw = review.reviewRawJson as { comments?: Array<ReviewOutput['comments'][number] & { id?: string }> } | null;
   return raw?.comments ?? [];
-}
-
-/** The model's overview, plus what the review covered and left out, so nothing is silently missing. */
-function overview(review: ReviewOutput, chunkCount: number, skippedCount: number, incremental: boolean, since: string | null, layoutOnlyFiles: number): string {
-  const notes = [];
-  if (incremental && since) notes.push(`Reviewed the changes since ${since.slice(0, 12)}; earlier findings on untouched code are kept.`);
-  if (chunkCount > 1) notes.push(`This pull request was reviewed in ${chunkCount} parts.`);
-  if (skippedCount > 0) notes.push(`${skippedCount} file${skippedCount === 1 ? ' was' : 's were'} skipped; each is listed with the reason.`);
-  if (layoutOnlyFiles > 0) notes.push(`Line-ending and whitespace-only changes in ${layoutOnlyFiles} reviewed file${layoutOnlyFiles === 1 ? '' : 's'} were not reviewed (see skippedChanges).`);
-  const unverified = review.comments.filter((comment) => 'verified' in comment && comment.verified === false).length;
-  if (unverified > 0) notes.push(`${unverified} finding${unverified === 1 ? ' was' : 's were'} not confirmed by the verification pass and ${unverified === 1 ? 'is' : 'are'} marked unverified.`);
-  if (chunkCount === 0) notes.push('Nothing in this diff needed a review.');
-  return [review.summary.overview, ...notes].filter(Boolean).join('\n\n');
 }
 
 async function notify(deps: ReviewStepDeps, pr: PullRequest, owner: User, review: ReviewOutput): Promise<void> {
