@@ -3,6 +3,13 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isUnavailable } from '../../db/errors.js';
 import { AppError, errorBody } from '../../lib/app-error.js';
+import { drainBody, type DrainBounds } from '../../lib/drain-body.js';
+
+/**
+ * How much of an oversized body is read before its 413 (see `drainBody`): a webhook just over its
+ * 25 MB limit still gets its answer; beyond this, the connection is closed as Fastify does.
+ */
+export const OVERSIZED_BODY_DRAIN: DrainBounds = { maxBytes: 32 * 1024 * 1024, timeoutMs: 5_000 };
 
 /**
  * Every error leaves in decisions.md §4's shape. Client errors keep their message; anything else
@@ -22,6 +29,15 @@ export default fp(
         const first = details[0]!;
         const subject = first.path === context ? '' : `${first.path} `;
         return reply.code(400).send(errorBody(400, `Invalid ${context}: ${subject}${first.message}`, details));
+      }
+
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+        // Fastify refuses before reading the body and asks to close the connection: read the rest
+        // first, so the 413 arrives instead of a reset, and keep the connection when it was read whole.
+        return drainBody(request.raw, OVERSIZED_BODY_DRAIN).then((whole) => {
+          if (whole) reply.removeHeader('connection');
+          reply.code(413).send(errorBody(413, error.message));
+        });
       }
 
       if (isUnavailable(error)) {
