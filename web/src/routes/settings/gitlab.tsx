@@ -4,6 +4,7 @@ import { connectBody, DEFAULT_GITLAB_URL } from '../../../../src/routes/gitlab/g
 import { api } from '../../api/client';
 import { queries } from '../../api/queries';
 import type { GitLabConnection } from '../../api/types';
+import { ConfirmAction } from '../../components/confirm-action';
 import { TextField } from '../../components/field';
 import { Empty, ErrorAlert, Loading, Notice } from '../../components/status';
 import { dateTime } from '../../lib/format';
@@ -82,7 +83,6 @@ function ConnectProject() {
 
 function ConnectionRow({ connection }: { connection: GitLabConnection }) {
   const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
   const disconnect = useMutation({
     mutationFn: () => api('DELETE', `/gitlab/connections/${connection.id}`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queries.gitlabConnections().queryKey }),
@@ -104,21 +104,7 @@ function ConnectionRow({ connection }: { connection: GitLabConnection }) {
         {connection.status === 'broken' ? <p className="field-error">GitLab refused the token: {connection.reason}. Disconnect and connect again with a new token.</p> : null}
         <ErrorAlert error={disconnect.error} />
       </div>
-      {confirming ? (
-        <span className="row">
-          <span className="meta">Disconnect {name}? Its webhook is removed.</span>
-          <button type="button" className="button button-danger button-small" onClick={() => disconnect.mutate()} disabled={disconnect.isPending}>
-            Disconnect
-          </button>
-          <button type="button" className="button button-small" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-        </span>
-      ) : (
-        <button type="button" className="button button-small" onClick={() => setConfirming(true)}>
-          Disconnect
-        </button>
-      )}
+      <ConfirmAction label="Disconnect" question={`Disconnect ${name}? Its webhook is removed.`} onConfirm={() => disconnect.mutate()} pending={disconnect.isPending} />
     </li>
   );
 }
