@@ -20,6 +20,7 @@ import byokRoutes from './routes/byok/byok-routes.js';
 import conversationRoutes from './routes/conversation/conversation-routes.js';
 import codehostRoutes from './routes/auth/codehost-routes.js';
 import githubRoutes from './routes/github/github-routes.js';
+import gitlabRoutes from './routes/gitlab/gitlab-routes.js';
 import healthRoutes from './routes/health/health-routes.js';
 import metricsRoutes from './routes/metrics/metrics-routes.js';
 import usageRoutes from './routes/usage/usage-routes.js';
@@ -78,6 +79,7 @@ export const serviceApp = fp<AppOptions>(
       await app.register(workspaceRoutes, { prefix: '/workspace' });
       await app.register(webApp, { distDir: options.webDistDir });
       await app.register(githubRoutes, { prefix: '/github' });
+      await app.register(gitlabRoutes, { prefix: '/gitlab' });
       if (options.config.github.webhookSecret === undefined) {
         app.log.warn('GITHUB_WEBHOOK_SECRET is not set: unsigned webhook deliveries are accepted (development only)');
       }

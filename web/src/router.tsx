@@ -129,6 +129,11 @@ const settingsGithubRoute = createRoute({
   path: '/github',
   component: lazyRouteComponent(() => import('./routes/settings/github'), 'GithubPage'),
 });
+const settingsGitlabRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '/gitlab',
+  component: lazyRouteComponent(() => import('./routes/settings/gitlab'), 'GitlabPage'),
+});
 
 const routeTree = rootRoute.addChildren([
   loginRoute,
@@ -147,6 +152,7 @@ const routeTree = rootRoute.addChildren([
       settingsProvidersRoute,
       settingsReviewRoute,
       settingsGithubRoute,
+      settingsGitlabRoute,
     ]),
   ]),
 ]);

@@ -14,3 +14,4 @@ export * from './finding-feedback.js';
 export * from './service-settings.js';
 export * from './github-installations.js';
 export * from './github-publications.js';
+export * from './gitlab-connections.js';

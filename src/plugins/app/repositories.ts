@@ -4,6 +4,7 @@ import { ConversationRepository } from '../../repositories/conversation-reposito
 import { FindingFeedbackRepository } from '../../repositories/finding-feedback-repository.js';
 import { GitHubInstallationRepository } from '../../repositories/github-installation-repository.js';
 import { GitHubPublicationRepository } from '../../repositories/github-publication-repository.js';
+import { GitLabConnectionRepository } from '../../repositories/gitlab-connection-repository.js';
 import { OtpRepository } from '../../repositories/otp-repository.js';
 import { PullRequestRepository } from '../../repositories/pull-request-repository.js';
 import { ReviewRepository } from '../../repositories/review-repository.js';
@@ -29,6 +30,7 @@ export interface Repositories {
   feedback: FindingFeedbackRepository;
   installations: GitHubInstallationRepository;
   publications: GitHubPublicationRepository;
+  gitlabConnections: GitLabConnectionRepository;
 }
 
 export default fp(
@@ -48,6 +50,7 @@ export default fp(
       feedback: new FindingFeedbackRepository(app.db),
       installations: new GitHubInstallationRepository(app.db),
       publications: new GitHubPublicationRepository(app.db),
+      gitlabConnections: new GitLabConnectionRepository(app.db),
     };
     app.decorate('repos', repositories);
   },

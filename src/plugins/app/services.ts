@@ -14,6 +14,8 @@ import { UsersService } from '../../routes/users/users-service.js';
 import { WebhookService } from '../../routes/webhook/webhook-service.js';
 import { AppEventsService } from '../../routes/webhook/app-events.js';
 import { GitHubAppService } from '../../routes/github/github-service.js';
+import { GitLabClient } from '../../adapters/gitlab/gitlab-client.js';
+import { GitLabService } from '../../routes/gitlab/gitlab-service.js';
 import { PublicationService } from '../../publishing/publication-service.js';
 import { GitHubTokens } from '../../services/github-token.js';
 import { WorkspaceService } from '../../routes/workspace/workspace-service.js';
@@ -41,6 +43,7 @@ export interface Services {
   githubApp: GitHubAppService;
   publishing: PublicationService;
   appEvents: AppEventsService;
+  gitlab: GitLabService;
 }
 
 /** The services hold the rules; routes and workers only call them. */
@@ -133,6 +136,14 @@ export default fp(
       githubApp: new GitHubAppService({ app: app.githubApp, installations: repos.installations }),
       publishing,
       appEvents,
+      // GitLab base URLs are user-supplied: every call goes through the BYOK address policy.
+      gitlab: new GitLabService({
+        connections: repos.gitlabConnections,
+        client: new GitLabClient({ fetch: policy.fetch }),
+        secretBox: app.secretBox,
+        publicUrl: config.publicUrl,
+        log: log.child({ component: 'gitlab' }),
+      }),
     };
     app.decorate('services', services);
     // The AI SDK prints provider warnings (e.g. a JSON schema the endpoint ignores) to the console;

@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { get, getText } from './client';
 import type {
+  GitLabConnection,
   HistoryItem,
   Installation,
   ModelList,
@@ -62,6 +63,7 @@ export const queries = {
     queryOptions({ queryKey: ['history', conversationId], queryFn: () => api<HistoryItem[]>('POST', `/conversation/chat/${conversationId}`, {}) }),
   modelList: () => queryOptions({ queryKey: ['model-list'], queryFn: () => get<ModelList>('/byok/model-list') }),
   providers: () => queryOptions({ queryKey: ['providers'], queryFn: () => get<ProviderCard[]>('/byok/providers') }),
+  gitlabConnections: () => queryOptions({ queryKey: ['gitlab-connections'], queryFn: () => get<GitLabConnection[]>('/gitlab/connections') }),
   workspace: () =>
     queryOptions({ queryKey: ['workspace'], queryFn: async () => (await get<WorkspaceSettings[]>('/workspace/aiSettings'))[0] ?? null }),
   codehostConfigured: () =>

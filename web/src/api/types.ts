@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { sessionResponse, sessionsResponse } from '../../../src/routes/auth/auth-schemas.js';
 import type { modelListResponse, probeResponse, providerCardResponse, registeredResponse } from '../../../src/routes/byok/byok-schemas.js';
+import type { connectionListResponse } from '../../../src/routes/gitlab/gitlab-schemas.js';
 import type { historyItem, threadItem } from '../../../src/routes/conversation/conversation-schemas.js';
 import type { listItem as pullListItem } from '../../../src/routes/pull-requests/pull-requests-schemas.js';
 import type { informationItem, listItem as reviewListItem } from '../../../src/routes/review/review-schemas.js';
@@ -28,6 +29,7 @@ export type ProbeResult = z.output<typeof probeResponse>;
 export type ProviderCard = z.output<typeof providerCardResponse>;
 export type Registered = z.output<typeof registeredResponse>;
 export type WorkspaceSettings = z.output<typeof settingsResponse>[number];
+export type GitLabConnection = z.output<typeof connectionListResponse>[number];
 
 export interface Usage {
   utilizedCost: number;

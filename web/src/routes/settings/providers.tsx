@@ -4,6 +4,7 @@ import { probeBody, registerBody, PROVIDER_NAMES } from '../../../../src/routes/
 import { api } from '../../api/client';
 import { queries } from '../../api/queries';
 import type { ProbeResult, ProviderCard, Registered } from '../../api/types';
+import { ConfirmAction } from '../../components/confirm-action';
 import { SelectField, TextField } from '../../components/field';
 import { Empty, ErrorAlert, Loading, Notice } from '../../components/status';
 import { dateTime } from '../../lib/format';
@@ -133,7 +134,6 @@ function AddProvider() {
 
 function ProviderRow({ provider }: { provider: ProviderCard }) {
   const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: ['providers'] });
     await queryClient.invalidateQueries({ queryKey: ['model-list'] });
@@ -164,21 +164,7 @@ function ProviderRow({ provider }: { provider: ProviderCard }) {
         />
         <span aria-hidden="true">Enabled</span>
       </label>
-      {confirming ? (
-        <span className="row">
-          <span className="meta">Delete the {name} key?</span>
-          <button type="button" className="button button-danger button-small" onClick={() => remove.mutate()} disabled={remove.isPending}>
-            Delete
-          </button>
-          <button type="button" className="button button-small" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-        </span>
-      ) : (
-        <button type="button" className="button button-small" onClick={() => setConfirming(true)}>
-          Delete
-        </button>
-      )}
+      <ConfirmAction label="Delete" question={`Delete the ${name} key?`} onConfirm={() => remove.mutate()} pending={remove.isPending} />
     </li>
   );
 }

@@ -6,6 +6,7 @@ const tabs = [
   { to: '/settings/providers', label: 'Providers' },
   { to: '/settings/review', label: 'Review' },
   { to: '/settings/github', label: 'GitHub' },
+  { to: '/settings/gitlab', label: 'GitLab' },
 ] as const;
 
 export function SettingsLayout() {

@@ -1,0 +1,256 @@
+import type { z } from 'zod';
+import { AppError } from '../../lib/app-error.js';
+import { assembleUnifiedDiff } from './gitlab-diff.js';
+import { GitLabApiError, GitLabConnectionBrokenError, GitLabRateLimitedError, GitLabUnreachableError, gitlabReason, rateLimitWaitMs } from './gitlab-errors.js';
+import {
+  gitlabCompareSchema,
+  gitlabDiffEntrySchema,
+  gitlabDiscussionSchema,
+  gitlabHookSchema,
+  gitlabMemberSchema,
+  gitlabMergeRequestSchema,
+  gitlabNoteSchema,
+  gitlabProjectSchema,
+  gitlabStatusSchema,
+  gitlabUserSchema,
+  type GitLabDiffEntry,
+  type GitLabDiffRefs,
+} from './gitlab-schemas.js';
+
+/** Where and as whom: a connection's GitLab instance and its access token. */
+export interface GitLabTarget {
+  /** The instance's web address (`https://gitlab.com`, `https://git.example.com/gitlab`); the API is under `/api/v4`. */
+  baseUrl: string;
+  token: string;
+}
+
+export interface GitLabClientOptions {
+  /** The fetch every call goes through: the BYOK address policy's, since base URLs are user-supplied. */
+  fetch: typeof fetch;
+  timeoutMs?: number;
+}
+
+/** What a commit status, a diff discussion and its position need (GitLab's names). */
+export interface TextPosition {
+  diffRefs: GitLabDiffRefs;
+  oldPath: string;
+  newPath: string;
+  newLine?: number;
+  oldLine?: number;
+  lineRange?: { start: LinePoint; end: LinePoint };
+}
+
+export interface LinePoint {
+  lineCode: string;
+  type: 'new' | 'old' | null;
+}
+
+export type CommitState = 'pending' | 'running' | 'success' | 'failed' | 'canceled';
+
+const PER_PAGE = 100;
+/** A merge request's diff never spans more pages than this (GitLab caps diffs far lower); a server that says otherwise is cut off. */
+const MAX_PAGES = 100;
+
+/** A project id or a `group/sub/project` path, as one URL segment. */
+const projectSegment = (project: number | string) => encodeURIComponent(String(project));
+
+/**
+ * The calls this service makes to GitLab REST v4 (gitlab.com or self-managed), with GitLab's
+ * failures turned into typed errors: 401/403 break the connection, 429 asks the queue to retry
+ * later, anything else is a `GitLabApiError` with GitLab's reason.
+ */
+export class GitLabClient {
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: GitLabClientOptions) {
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+  }
+
+  project(target: GitLabTarget, project: number | string) {
+    return this.json(target, 'GET', `/projects/${projectSegment(project)}`, gitlabProjectSchema);
+  }
+
+  /** The token's own user (its notes are the service's own, never commands). */
+  currentUser(target: GitLabTarget) {
+    return this.json(target, 'GET', '/user', gitlabUserSchema);
+  }
+
+  user(target: GitLabTarget, userId: number) {
+    return this.json(target, 'GET', `/users/${userId}`, gitlabUserSchema);
+  }
+
+  /** A member's access level on the project, inherited ones included; null for a non-member. */
+  async accessLevel(target: GitLabTarget, projectId: number, userId: number): Promise<number | null> {
+    const member = await this.unlessMissing(this.json(target, 'GET', `/projects/${projectId}/members/all/${userId}`, gitlabMemberSchema));
+    return member?.access_level ?? null;
+  }
+
+  /** Creates the project webhook this service listens on: merge request and note events, never pushes. */
+  createHook(target: GitLabTarget, projectId: number, hook: { url: string; secret: string }) {
+    return this.json(target, 'POST', `/projects/${projectId}/hooks`, gitlabHookSchema, {
+      url: hook.url,
+      token: hook.secret,
+      merge_requests_events: true,
+      note_events: true,
+      push_events: false,
+      enable_ssl_verification: true,
+    });
+  }
+
+  /** Removes a webhook; one already gone is no error. */
+  async deleteHook(target: GitLabTarget, projectId: number, hookId: number): Promise<void> {
+    await this.unlessMissing(this.request(target, 'DELETE', `/projects/${projectId}/hooks/${hookId}`));
+  }
+
+  mergeRequest(target: GitLabTarget, projectId: number, iid: number) {
+    return this.json(target, 'GET', `/projects/${projectId}/merge_requests/${iid}`, gitlabMergeRequestSchema);
+  }
+
+  /** Every file of a merge request's latest diff, page by page (`X-Next-Page` until it is empty). */
+  async mergeRequestDiffEntries(target: GitLabTarget, projectId: number, iid: number): Promise<GitLabDiffEntry[]> {
+    const entries: GitLabDiffEntry[] = [];
+    let page = 1;
+    for (let pages = 0; pages < MAX_PAGES; pages++) {
+      const response = await this.request(target, 'GET', `/projects/${projectId}/merge_requests/${iid}/diffs?page=${page}&per_page=${PER_PAGE}`);
+      entries.push(...(await this.parse(response, gitlabDiffEntrySchema.array())));
+      const next = Number(response.headers.get('x-next-page'));
+      // A next page that does not move forward would loop forever.
+      if (!Number.isInteger(next) || next <= page) return entries;
+      page = next;
+    }
+    throw new GitLabApiError(502, `GitLab's diff of !${iid} spans more than ${MAX_PAGES} pages`);
+  }
+
+  /** A merge request's diff as `git diff` text with git's headers. */
+  async mergeRequestDiff(target: GitLabTarget, projectId: number, iid: number): Promise<string> {
+    return assembleUnifiedDiff(await this.mergeRequestDiffEntries(target, projectId, iid));
+  }
+
+  /** What a push changed, as `git diff` text; null when GitLab cannot compare them (a ref force-pushed away). */
+  async compareDiff(target: GitLabTarget, projectId: number, from: string, to: string): Promise<string | null> {
+    const query = new URLSearchParams({ from, to });
+    const compare = await this.unlessMissing(this.json(target, 'GET', `/projects/${projectId}/repository/compare?${query.toString()}`, gitlabCompareSchema));
+    return compare === null ? null : assembleUnifiedDiff(compare.diffs);
+  }
+
+  /** A file's content at a ref, or null when it does not exist there. */
+  async fileContent(target: GitLabTarget, projectId: number, path: string, ref: string): Promise<string | null> {
+    const response = await this.unlessMissing(this.request(target, 'GET', `/projects/${projectId}/repository/files/${encodeURIComponent(path)}/raw?ref=${encodeURIComponent(ref)}`));
+    return response === null ? null : response.text();
+  }
+
+  /** The repository at a commit as a gzipped tarball, or null when GitLab has no such commit. */
+  async archive(target: GitLabTarget, projectId: number, sha: string): Promise<Buffer | null> {
+    const response = await this.unlessMissing(this.request(target, 'GET', `/projects/${projectId}/repository/archive.tar.gz?sha=${encodeURIComponent(sha)}`));
+    return response === null ? null : Buffer.from(await response.arrayBuffer());
+  }
+
+  postStatus(target: GitLabTarget, projectId: number, sha: string, status: { state: CommitState; name: string; targetUrl?: string; description?: string }) {
+    return this.json(target, 'POST', `/projects/${projectId}/statuses/${encodeURIComponent(sha)}`, gitlabStatusSchema, {
+      state: status.state,
+      name: status.name,
+      ...(status.targetUrl === undefined ? {} : { target_url: status.targetUrl }),
+      ...(status.description === undefined ? {} : { description: status.description }),
+    });
+  }
+
+  /** A discussion on the merge request, on a diff line when `position` is given (GitLab's 400 when it cannot place it). */
+  createDiscussion(target: GitLabTarget, projectId: number, iid: number, body: string, position?: TextPosition) {
+    return this.json(target, 'POST', `/projects/${projectId}/merge_requests/${iid}/discussions`, gitlabDiscussionSchema, {
+      body,
+      ...(position === undefined ? {} : { position: positionBody(position) }),
+    });
+  }
+
+  listDiscussions(target: GitLabTarget, projectId: number, iid: number) {
+    return this.json(target, 'GET', `/projects/${projectId}/merge_requests/${iid}/discussions?per_page=${PER_PAGE}`, gitlabDiscussionSchema.array());
+  }
+
+  resolveDiscussion(target: GitLabTarget, projectId: number, iid: number, discussionId: string) {
+    return this.json(target, 'PUT', `/projects/${projectId}/merge_requests/${iid}/discussions/${encodeURIComponent(discussionId)}?resolved=true`, gitlabDiscussionSchema);
+  }
+
+  replyToDiscussion(target: GitLabTarget, projectId: number, iid: number, discussionId: string, body: string) {
+    return this.json(target, 'POST', `/projects/${projectId}/merge_requests/${iid}/discussions/${encodeURIComponent(discussionId)}/notes`, gitlabNoteSchema, { body });
+  }
+
+  createNote(target: GitLabTarget, projectId: number, iid: number, body: string) {
+    return this.json(target, 'POST', `/projects/${projectId}/merge_requests/${iid}/notes`, gitlabNoteSchema, { body });
+  }
+
+  editNote(target: GitLabTarget, projectId: number, iid: number, noteId: number, body: string) {
+    return this.json(target, 'PUT', `/projects/${projectId}/merge_requests/${iid}/notes/${noteId}`, gitlabNoteSchema, { body });
+  }
+
+  /** Awards an emoji on a note; one already awarded by the token's user is no error. */
+  async awardNoteEmoji(target: GitLabTarget, projectId: number, iid: number, noteId: number, name: string): Promise<void> {
+    try {
+      await this.request(target, 'POST', `/projects/${projectId}/merge_requests/${iid}/notes/${noteId}/award_emoji`, { name });
+    } catch (error) {
+      // GitLab's answer to the same award twice is a 404 "has already been taken".
+      if (error instanceof GitLabApiError && error.status === 404 && /already been taken/i.test(error.message)) return;
+      throw error;
+    }
+  }
+
+  private async json<Schema extends z.ZodType>(target: GitLabTarget, method: string, path: string, schema: Schema, body?: object): Promise<z.output<Schema>> {
+    return this.parse(await this.request(target, method, path, body), schema);
+  }
+
+  private async parse<Schema extends z.ZodType>(response: Response, schema: Schema): Promise<z.output<Schema>> {
+    const parsed = schema.safeParse(await response.json().catch(() => undefined));
+    if (!parsed.success) throw new GitLabApiError(502, `GitLab answered ${new URL(response.url || 'http://x/').pathname} with an unexpected body`);
+    return parsed.data;
+  }
+
+  /** The result, or null when GitLab answered 404 (what does not exist is no error). */
+  private async unlessMissing<T>(call: Promise<T>): Promise<T | null> {
+    try {
+      return await call;
+    } catch (error) {
+      if (error instanceof GitLabApiError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
+  private async request(target: GitLabTarget, method: string, path: string, body?: object): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json', 'private-token': target.token, 'user-agent': 'pr-review-service' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await this.options.fetch(`${target.baseUrl.replace(/\/+$/, '')}/api/v4${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        redirect: 'error',
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (error) {
+      // The policy's own refusal of a base URL is an AppError (a 400 naming the address): it passes through.
+      if (error instanceof AppError) throw error;
+      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      throw new GitLabUnreachableError(`GitLab at ${target.baseUrl} could not be reached (${cause ?? (error as Error).name})`);
+    }
+    if (response.ok) return response;
+    const reason = gitlabReason(await response.json().catch(() => undefined), response.status);
+    if (response.status === 429) throw new GitLabRateLimitedError(`GitLab rate limit: ${reason}`, rateLimitWaitMs(response.headers));
+    if (response.status === 401 || response.status === 403) throw new GitLabConnectionBrokenError(response.status, reason);
+    throw new GitLabApiError(response.status, reason);
+  }
+}
+
+/** GitLab's `position` for a text diff note, in its snake_case names. */
+function positionBody(position: TextPosition) {
+  const point = (value: LinePoint) => ({ line_code: value.lineCode, type: value.type });
+  return {
+    position_type: 'text',
+    base_sha: position.diffRefs.base_sha,
+    start_sha: position.diffRefs.start_sha,
+    head_sha: position.diffRefs.head_sha,
+    old_path: position.oldPath,
+    new_path: position.newPath,
+    ...(position.newLine === undefined ? {} : { new_line: position.newLine }),
+    ...(position.oldLine === undefined ? {} : { old_line: position.oldLine }),
+    ...(position.lineRange === undefined ? {} : { line_range: { start: point(position.lineRange.start), end: point(position.lineRange.end) } }),
+  };
+}

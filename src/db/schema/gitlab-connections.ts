@@ -1,0 +1,44 @@
+import { bigint, index, pgTable, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { createdAt, primaryUuid, timestampMs, updatedAt } from './columns.js';
+import { users } from './users.js';
+
+/**
+ * A GitLab project connected by a user (decisions.md §12): the instance, the project, the access
+ * token and the secret of the webhook the service created there. Token and secret are AES-256-GCM
+ * ciphertext, never returned, never logged. A second user connecting the same project gets a
+ * connection (and records) of their own.
+ */
+export const gitlabConnections = pgTable(
+  'gitlab_connections',
+  {
+    id: primaryUuid(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The instance's web address without a trailing slash (`https://gitlab.com`). */
+    baseUrl: text('base_url').notNull(),
+    /** GitLab's project id: unique on one instance only. */
+    projectId: bigint('project_id', { mode: 'number' }).notNull(),
+    projectPath: text('project_path').notNull(),
+    projectWebUrl: text('project_web_url').notNull(),
+    token: text('token').notNull(),
+    webhookSecret: text('webhook_secret').notNull(),
+    hookId: bigint('hook_id', { mode: 'number' }).notNull(),
+    /** The token's own user: its notes are the service's own, and `@username` addresses it. */
+    tokenUserId: bigint('token_user_id', { mode: 'number' }).notNull(),
+    tokenUsername: varchar('token_username', { length: 255 }).notNull(),
+    /** `broken` once GitLab refuses the token (401/403); `brokenReason` says what GitLab said. */
+    status: varchar('status', { length: 16 }).$type<'active' | 'broken'>().notNull().default('active'),
+    brokenReason: text('broken_reason'),
+    brokenAt: timestampMs('broken_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('gitlab_connections_user_project_key').on(table.userId, table.baseUrl, table.projectId),
+    // The webhook finds the connections of a delivery's project.
+    index('gitlab_connections_project_idx').on(table.projectId),
+  ],
+);
+
+export type GitLabConnection = typeof gitlabConnections.$inferSelect;

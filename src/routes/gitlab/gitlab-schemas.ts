@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { isoTimestamp } from '../common-schemas.js';
+
+export const DEFAULT_GITLAB_URL = 'https://gitlab.com';
+
+/** An instance's web address: http(s), no credentials, query or fragment; kept without trailing slashes. */
+const baseUrlSchema = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .max(2048, 'must be at most 2048 characters')
+  .refine((value) => {
+    const url = new URL(value);
+    return url.username === '' && url.password === '' && url.search === '' && url.hash === '';
+  }, 'must not carry credentials, a query or a fragment')
+  .transform((value) => {
+    const url = new URL(value);
+    return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  });
+
+/** GitLab's project path characters: letters, digits, `_`, `-`, `.`, groups separated by `/`. */
+const PROJECT_PATH = /^[\w.-]+(\/[\w.-]+)+$/;
+
+const projectSchema = z.union([
+  z.number().int('must be a whole number').positive('must be positive').transform(String),
+  z
+    .string()
+    .trim()
+    .max(1024, 'must be at most 1024 characters')
+    // Pasted forms of a path: with slashes around it, or the clone URL's `.git`.
+    .transform((value) => value.replace(/^\/+|\/+$/g, '').replace(/\.git$/, ''))
+    .refine((value) => /^\d+$/.test(value) || PROJECT_PATH.test(value), 'must be a project path (group/project) or a numeric project id'),
+]);
+
+export const connectBody = z.object({
+  baseUrl: baseUrlSchema.default(DEFAULT_GITLAB_URL),
+  project: projectSchema,
+  token: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(1024, 'must be at most 1024 characters')
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
+});
+export type ConnectInput = z.output<typeof connectBody>;
+
+/** Any id is looked up: one that is not a connection id of the caller's is a 404, as another user's is. */
+export const connectionParams = z.object({ id: z.string().min(1).max(64) });
+
+const projectResponse = z.object({ id: z.number().int(), pathWithNamespace: z.string(), webUrl: z.string() });
+
+export const connectionResponse = z.object({
+  id: z.uuid(),
+  baseUrl: z.string(),
+  project: projectResponse,
+  hookId: z.number().int(),
+  createdAt: isoTimestamp,
+});
+
+export const connectionListResponse = z.array(
+  connectionResponse.extend({
+    status: z.enum(['active', 'broken']),
+    /** What GitLab said when it refused the token; null while active. */
+    reason: z.string().nullable(),
+  }),
+);

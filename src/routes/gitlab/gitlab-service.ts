@@ -1,0 +1,115 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { GitLabClient, GitLabTarget } from '../../adapters/gitlab/gitlab-client.js';
+import { GitLabApiError, GitLabConnectionBrokenError, GitLabRateLimitedError, GitLabUnreachableError } from '../../adapters/gitlab/gitlab-errors.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { GitLabConnection } from '../../db/schema/index.js';
+import { AppError } from '../../lib/app-error.js';
+import type { SecretBox } from '../../lib/crypto/secret-box.js';
+import { randomHex } from '../../lib/crypto/tokens.js';
+import { isUuid } from '../../lib/ids.js';
+import type { GitLabConnectionRepository } from '../../repositories/gitlab-connection-repository.js';
+import type { ConnectInput } from './gitlab-schemas.js';
+
+export interface GitLabServiceDeps {
+  connections: GitLabConnectionRepository;
+  client: GitLabClient;
+  secretBox: SecretBox;
+  /** `PUBLIC_URL`: the webhook GitLab calls is `PUBLIC_URL/webhook/gitlab`. */
+  publicUrl: string;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * GitLab connections (decisions.md §12): a user's project, reached with their access token, with
+ * the webhook the service creates there. What GitLab refuses is the caller's to fix, so it comes
+ * back as a 400 carrying GitLab's own reason.
+ */
+export class GitLabService {
+  constructor(private readonly deps: GitLabServiceDeps) {}
+
+  async connect(userId: string, input: ConnectInput) {
+    const { connections, client, secretBox } = this.deps;
+    const target: GitLabTarget = { baseUrl: input.baseUrl, token: input.token };
+    const project = await refused(client.project(target, input.project), `GitLab refused project ${input.project}`);
+    // Before the webhook exists, so a duplicate leaves nothing behind on GitLab.
+    if ((await connections.findForProject(userId, input.baseUrl, project.id)) !== undefined) {
+      throw new AppError('CONFLICT', `You already connected ${project.path_with_namespace}`);
+    }
+    const tokenUser = await refused(client.currentUser(target), 'GitLab refused the token');
+    const secret = randomHex(32);
+    const hook = await refused(
+      client.createHook(target, project.id, { url: `${this.deps.publicUrl}/webhook/gitlab`, secret }),
+      `GitLab refused to create the webhook on ${project.path_with_namespace} (the token needs the api scope and Maintainer access)`,
+    );
+    try {
+      const row = await connections.create({
+        userId,
+        baseUrl: input.baseUrl,
+        projectId: project.id,
+        projectPath: project.path_with_namespace,
+        projectWebUrl: project.web_url,
+        token: secretBox.encrypt(input.token),
+        webhookSecret: secretBox.encrypt(secret),
+        hookId: hook.id,
+        tokenUserId: tokenUser.id,
+        tokenUsername: tokenUser.username,
+      });
+      return connectionView(row);
+    } catch (error) {
+      // Stored nowhere: the webhook just created would call with a secret nobody knows.
+      await this.removeHook(target, project.id, hook.id);
+      if (isUniqueViolation(error)) throw new AppError('CONFLICT', `You already connected ${project.path_with_namespace}`);
+      throw error;
+    }
+  }
+
+  async list(userId: string) {
+    return (await this.deps.connections.listForUser(userId)).map((row) => ({ ...connectionView(row), status: row.status, reason: row.brokenReason }));
+  }
+
+  /** Removes the project's webhook (best effort: a broken token or a gone project cannot stop it) and the connection. */
+  async disconnect(userId: string, id: string): Promise<void> {
+    const row = isUuid(id) ? await this.deps.connections.findOwned(userId, id) : undefined;
+    if (row === undefined) throw new AppError('NOT_FOUND', 'No such GitLab connection');
+    await this.removeHook(this.target(row), row.projectId, row.hookId);
+    await this.deps.connections.delete(userId, id);
+  }
+
+  /** GitLab refused the connection's token (401/403): it stays listed as broken, with GitLab's reason, until replaced. */
+  markBroken(connectionId: string, reason: string): Promise<void> {
+    return this.deps.connections.setStatus(connectionId, { status: 'broken', brokenReason: reason });
+  }
+
+  /** The instance and the decrypted token of a connection, for calls made on its behalf. */
+  target(row: GitLabConnection): GitLabTarget {
+    return { baseUrl: row.baseUrl, token: this.deps.secretBox.decrypt(row.token) };
+  }
+
+  private async removeHook(target: GitLabTarget, projectId: number, hookId: number): Promise<void> {
+    try {
+      await this.deps.client.deleteHook(target, projectId, hookId);
+    } catch (error) {
+      this.deps.log.warn({ projectId, hookId, error: (error as Error).message }, 'the GitLab webhook could not be removed');
+    }
+  }
+}
+
+const connectionView = (row: GitLabConnection) => ({
+  id: row.id,
+  baseUrl: row.baseUrl,
+  project: { id: row.projectId, pathWithNamespace: row.projectPath, webUrl: row.projectWebUrl },
+  hookId: row.hookId,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** A GitLab call made for the caller's request: GitLab's refusals are the caller's 400 with GitLab's reason. */
+async function refused<T>(call: Promise<T>, what: string): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof GitLabRateLimitedError) throw new AppError('UNAVAILABLE', `GitLab asked to wait ${Math.ceil(error.delayMs / 1000)} s; try again then`);
+    if (error instanceof GitLabConnectionBrokenError || error instanceof GitLabApiError) throw new AppError('BAD_REQUEST', `${what}: ${error.message}`);
+    if (error instanceof GitLabUnreachableError) throw new AppError('BAD_REQUEST', error.message);
+    throw error;
+  }
+}
