@@ -41,7 +41,7 @@ export async function unpackArchive(archive: ReadableStream<Uint8Array>, folder:
   try {
     for await (const entry of entries) {
       const { header } = entry;
-      const path = header.type === 'file' ? safeRepositoryPath(header.name.slice(header.name.indexOf('/') + 1)) : undefined;
+      const path = header.type === 'file' ? withinTopFolder(header.name) : undefined;
       const size = header.size ?? 0;
       if (path === undefined || size > limits.maxFileBytes) {
         if (header.type === 'file') skipped++;
@@ -69,6 +69,13 @@ export async function unpackArchive(archive: ReadableStream<Uint8Array>, folder:
     throw error;
   }
   return { files, skipped };
+}
+
+/** `owner-repo-sha/src/a.py` → `src/a.py`; an absolute name or a `..` top folder is refused. */
+function withinTopFolder(name: string): string | undefined {
+  const slash = name.indexOf('/');
+  if (slash <= 0 || safeRepositoryPath(name.slice(0, slash)) === undefined) return undefined;
+  return safeRepositoryPath(name.slice(slash + 1));
 }
 
 /**
