@@ -113,6 +113,22 @@ describe('repository snapshots from the code host', () => {
     expect(await outlineFile('binary.py', binary!)).toEqual({ ok: false, reason: 'binary' });
   });
 
+  it('an archive larger than its listing said stops unpacking at the cap and falls back to files', async () => {
+    const top = `octo-grown-${commit().slice(0, 7)}`;
+    const archive = pack();
+    for (let index = 0; index < 5; index++) archive.entry({ name: `${top}/big${index}.txt` }, 'x'.repeat(400));
+    archive.finalize();
+    const chunks: Buffer[] = [];
+    for await (const chunk of archive) chunks.push(chunk as Buffer);
+    github.code.serveRepository('octo/grown', fixture.dir);
+    github.code.setArchive('octo/grown', commit(), gzipSync(Buffer.concat(chunks)));
+    const root = join(workspace, 'grown');
+    const snapshot = await new SnapshotCache({ root, maxBytes: 1000 }).open(source('octo/grown'), commit(), ['src/app.py']);
+    expect(snapshot.mode).toBe('files');
+    expect(await snapshot.readFile('src/util.py')).toBe(FILES['src/util.py']);
+    expect(await snapshot.readFile('big0.txt')).toBeNull();
+  });
+
   it('evicts snapshots unused for the idle time, and the least recently used over the size', async () => {
     const root = join(workspace, 'evict');
     const cache = new SnapshotCache({ root, maxBytes: 1024 * 1024, idleMs: 60_000 });
