@@ -1,5 +1,6 @@
 import { authSessionBench } from './scenarios/auth-session.js';
 import { chatBench } from './scenarios/chat.js';
+import { codeSnapshotBench } from './scenarios/code-snapshot.js';
 import { listsBench } from './scenarios/lists.js';
 import { publishingBench } from './scenarios/publishing.js';
 import { reviewPipelineBench } from './scenarios/review-pipeline.js';
@@ -27,6 +28,7 @@ const scenarios: Record<string, (backends: Backend[]) => Promise<void>> = {
   chat: perBackend(chatBench),
   'review-prepare': reviewPrepareBench,
   'review-tokenizer': reviewTokenizerBench,
+  'code-snapshot': codeSnapshotBench,
   'review-pipeline': perBackend(reviewPipelineBench),
   webhook: perBackend((backend) => webhookBench(backend, duration)),
   lists: perBackend((backend) => listsBench(backend, duration)),

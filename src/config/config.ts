@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigError } from './config-error.js';
 import { resolveEncryptionKey } from './encryption-key.js';
 import { DEFAULT_PLATFORM_MODELS, envSchema, type PlatformModel } from './env-schema.js';
@@ -38,6 +38,8 @@ export interface AppConfig {
   trustProxy: boolean | string;
   logLevel: string;
   reviewMaxFileDiffBytes: number;
+  /** decisions.md §11: the snapshot cache's folder and the archive size over which files are read one by one. */
+  reviewSnapshot: { dir: string; maxBytes: number };
   /** `/metrics`: the scraper's bearer token (unset: not served) and an optional listener of its own. */
   metrics: { token: string | undefined; port: number | undefined };
 }
@@ -145,6 +147,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     reviewMaxFileDiffBytes: env.REVIEW_MAX_FILE_DIFF_BYTES,
+    reviewSnapshot: { dir: resolve(env.REVIEW_SNAPSHOT_DIR ?? join(dataDir, 'snapshots')), maxBytes: env.REVIEW_SNAPSHOT_MAX_BYTES },
     metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT },
   };
 }

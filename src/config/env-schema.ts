@@ -83,6 +83,10 @@ export const envSchema = z.object({
   TRUST_PROXY: optionalString.transform((value): boolean | string => (value === undefined || value === 'false' ? false : value === 'true' ? true : value)),
   /** Not in decisions.md: a file whose diff is larger is skipped as too large, unless `.ai-review.yml` includes it. */
   REVIEW_MAX_FILE_DIFF_BYTES: z.coerce.number({ error: 'must be a number' }).int().positive().default(1_048_576),
+  /** decisions.md §11: the unpacked size of a repository snapshot read from its archive; over it, files are fetched one by one. */
+  REVIEW_SNAPSHOT_MAX_BYTES: z.coerce.number({ error: 'must be a number' }).int().positive().default(200 * 1024 * 1024),
+  /** Not in decisions.md: where repository snapshots are cached (default `DATA_DIR/snapshots`). */
+  REVIEW_SNAPSHOT_DIR: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Not in decisions.md: the bearer token a Prometheus scraper sends to GET /metrics; unset, no metrics are served. */
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),

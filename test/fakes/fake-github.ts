@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakeGitHost } from './fake-git-host.js';
 
 export interface FakeGitHubUser {
   id: number;
@@ -38,6 +39,8 @@ export class FakeGitHub {
   failDiffs = 0;
   private server: Server | undefined;
   url = '';
+  /** The code of repositories: tarballs, trees, blobs and contents read from git fixtures. */
+  readonly code = new FakeGitHost(() => this.url);
 
   async start(): Promise<this> {
     this.server = createServer((request, response) => void this.handle(request, response));
@@ -120,8 +123,9 @@ export class FakeGitHub {
     const contents = /^\/repos\/([^/]+\/[^/]+)\/contents\/(.+)$/.exec(url.pathname);
     if (contents && request.headers.accept === 'application/vnd.github.raw') {
       const file = this.files.get(`${contents[1]}@${url.searchParams.get('ref')}:${decodeURIComponent(contents[2]!)}`);
-      return file === undefined ? send(404, { message: 'Not Found' }) : send(200, file, 'text/plain; charset=utf-8');
+      if (file !== undefined) return send(200, file, 'text/plain; charset=utf-8');
     }
+    if (request.method === 'GET' && this.code.handle(request, url, response, send)) return;
     send(404, { message: 'Not Found' });
   }
 }

@@ -31,6 +31,13 @@ export class GitHubApiError extends Error {
 }
 
 const USER_AGENT = 'pr-review-service';
+/** A repository archive of 200 MiB at a slow 2 MB/s. */
+const ARCHIVE_TIMEOUT_MS = 120_000;
+
+export interface GitTree {
+  truncated: boolean;
+  files: Array<{ path: string; size: number }>;
+}
 const DIFF = 'application/vnd.github.diff';
 
 /** A repository's full name or a file's path, each segment encoded and the slashes kept. */
@@ -101,6 +108,29 @@ export class GitHubClient {
     return this.textUnless([404], `/repos/${encodePath(fullName)}/contents/${encodePath(path)}?ref=${encodeURIComponent(ref)}`, token, 'application/vnd.github.raw');
   }
 
+  /**
+   * The commit's files as a gzipped tar (one top folder `owner-repo-sha/`), streamed: GitHub
+   * redirects to its archive host, which fetch follows. The body may take minutes for a large
+   * repository, hence its own time limit.
+   */
+  async tarball(fullName: string, commit: string, token: string | undefined, timeoutMs = ARCHIVE_TIMEOUT_MS): Promise<ReadableStream<Uint8Array>> {
+    const response = await this.request(`/repos/${encodePath(fullName)}/tarball/${encodeURIComponent(commit)}`, token, 'application/vnd.github+json', timeoutMs);
+    if (!response.body) throw new GitHubApiError(502, 'GitHub sent an empty archive');
+    return response.body;
+  }
+
+  /** Every file of a commit with its size (`truncated` when GitHub cut the listing short). */
+  async tree(fullName: string, commit: string, token: string | undefined): Promise<GitTree> {
+    const tree = await this.api<{ truncated?: boolean; tree: Array<{ path: string; type: string; size?: number }> }>(
+      `/repos/${encodePath(fullName)}/git/trees/${encodeURIComponent(commit)}?recursive=1`,
+      token,
+    );
+    return {
+      truncated: tree.truncated === true,
+      files: tree.tree.filter((entry) => entry.type === 'blob').map((entry) => ({ path: entry.path, size: entry.size ?? 0 })),
+    };
+  }
+
   /** The body as text, or null when GitHub answers with one of `missing` (what does not exist is no error). */
   private async textUnless(missing: number[], path: string, token: string | undefined, accept: string): Promise<string | null> {
     try {
@@ -116,10 +146,10 @@ export class GitHubClient {
     return (await response.json()) as T;
   }
 
-  private async request(path: string, token: string | undefined, accept: string): Promise<Response> {
+  private async request(path: string, token: string | undefined, accept: string, timeoutMs = this.timeoutMs): Promise<Response> {
     const headers: Record<string, string> = { accept, 'x-github-api-version': '2022-11-28' };
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
-    const response = await this.fetch(`${this.options.apiUrl}${path}`, { headers });
+    const response = await this.fetch(`${this.options.apiUrl}${path}`, { headers }, timeoutMs);
     if (!response.ok) {
       const body = (await response.json().catch(() => ({}))) as { message?: string };
       throw new GitHubApiError(response.status, body.message ?? `GitHub answered ${response.status} for ${path}`);
@@ -127,9 +157,9 @@ export class GitHubClient {
     return response;
   }
 
-  private async fetch(url: string, init: RequestInit): Promise<Response> {
+  private async fetch(url: string, init: RequestInit, timeoutMs = this.timeoutMs): Promise<Response> {
     try {
-      return await fetch(url, { ...init, headers: { 'user-agent': USER_AGENT, ...(init.headers as Record<string, string>) }, signal: AbortSignal.timeout(this.timeoutMs) });
+      return await fetch(url, { ...init, headers: { 'user-agent': USER_AGENT, ...(init.headers as Record<string, string>) }, signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
       // Refused, reset or timed out: GitHub is down for us, which is neither the caller's fault nor a bug.
       throw new AppError('UNAVAILABLE', `GitHub could not be reached (${(error as Error).name})`);

@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import { outlineFile } from '../outline-file.js';
+import { resolveImport } from '../resolve-imports.js';
+import { RepositorySnapshot, writeAtomically, type SnapshotMode } from './repository-snapshot.js';
+import type { SnapshotSource } from './snapshot-source.js';
+import { ArchiveTooLargeError, unpackArchive, type SnapshotFile } from './unpack-archive.js';
+
+export interface SnapshotCacheOptions {
+  /** The cache folder (`REVIEW_SNAPSHOT_DIR`, default `DATA_DIR/snapshots`). */
+  root: string;
+  /** `REVIEW_SNAPSHOT_MAX_BYTES`: over this unpacked size, files are read one by one. */
+  maxBytes: number;
+  /** A file larger than this is not kept (the reviewer would not read it). */
+  maxFileBytes?: number;
+  /** A snapshot unused this long is deleted. */
+  idleMs?: number;
+  /** The cache is held under this many bytes by deleting the least recently used snapshots. */
+  maxCacheBytes?: number;
+}
+
+interface SnapshotMeta {
+  mode: SnapshotMode;
+  commit: string;
+  repository: string;
+  bytes: number;
+  files: SnapshotFile[];
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const COMMIT = /^[0-9a-f]{7,64}$/i;
+const REPOSITORY = /^[\w.-]+\/[\w.-]+$/;
+const HOST = /^[\w.-]+(:\d+)?$/;
+/** An unfinished build left by a crashed worker is removed after this long. */
+const STALE_BUILD_MS = 60 * 60 * 1000;
+const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Repository snapshots on disk, one folder per host, repository and commit:
+ * `<root>/<host>/<owner>/<name>/<commit>/{meta.json,tree/…}`. A snapshot is built in
+ * `<root>/.tmp/` and renamed into place when complete, so workers on several machines sharing the
+ * folder (or each with its own) may build the same one at once: the first rename wins, the others
+ * drop theirs. Eviction: a snapshot unused for 24 hours is deleted, and the least recently used go
+ * while the cache holds more than four times `maxBytes`; deletion renames into `<root>/.trash/`
+ * first, so a reader never sees a half-deleted snapshot.
+ */
+export class SnapshotCache {
+  private readonly building = new Map<string, Promise<RepositorySnapshot>>();
+  private readonly maxFileBytes: number;
+  private lastSweep = 0;
+
+  constructor(private readonly options: SnapshotCacheOptions) {
+    this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  }
+
+  /**
+   * The snapshot of `commit`, built on first use. When the repository is over the size limit, only
+   * `changedPaths` and the repository files they import are read (`files` mode; others on demand).
+   */
+  open(source: SnapshotSource, commit: string, changedPaths: readonly string[]): Promise<RepositorySnapshot> {
+    if (!COMMIT.test(commit) || !REPOSITORY.test(source.repository) || !HOST.test(source.host)) {
+      return Promise.reject(new Error(`no snapshot for ${source.repository}@${commit}: not a repository name and commit`));
+    }
+    const folder = join(this.options.root, source.host.replace(':', '_'), source.repository, commit.toLowerCase());
+    let pending = this.building.get(folder);
+    if (!pending) {
+      pending = this.openOrBuild(source, commit, folder, changedPaths).finally(() => this.building.delete(folder));
+      this.building.set(folder, pending);
+    }
+    return pending;
+  }
+
+  private async openOrBuild(source: SnapshotSource, commit: string, folder: string, changedPaths: readonly string[]): Promise<RepositorySnapshot> {
+    const existing = await this.load(source, folder);
+    if (existing?.mode === 'tarball') return existing;
+    const snapshot = existing ?? (await this.build(source, commit, folder));
+    if (snapshot.mode === 'files') await this.readChangedAndImported(snapshot, changedPaths);
+    void this.sweep().catch(() => undefined);
+    return snapshot;
+  }
+
+  private async load(source: SnapshotSource, folder: string): Promise<RepositorySnapshot | undefined> {
+    let meta: SnapshotMeta;
+    try {
+      meta = JSON.parse(await readFile(join(folder, 'meta.json'), 'utf8')) as SnapshotMeta;
+    } catch {
+      return undefined;
+    }
+    const now = new Date();
+    await utimes(join(folder, 'meta.json'), now, now).catch(() => undefined);
+    return this.snapshotOf(meta, folder, source);
+  }
+
+  private snapshotOf(meta: SnapshotMeta, folder: string, source: SnapshotSource): RepositorySnapshot {
+    const fetchMissing = meta.mode === 'files' ? { source, maxFileBytes: this.maxFileBytes } : undefined;
+    return new RepositorySnapshot(meta.mode, meta.commit, join(folder, 'tree'), meta.files, fetchMissing);
+  }
+
+  private async build(source: SnapshotSource, commit: string, folder: string): Promise<RepositorySnapshot> {
+    // The listing's sizes tell whether the archive fits before it is downloaded.
+    const listing = await source.listFiles(commit);
+    const listed = listing.files.reduce((sum, file) => sum + Math.min(file.size, this.maxFileBytes), 0);
+    const temporary = join(this.options.root, '.tmp', randomUUID());
+    await mkdir(join(temporary, 'tree'), { recursive: true });
+    try {
+      let meta: SnapshotMeta | undefined;
+      if (!listing.truncated && listed <= this.options.maxBytes) {
+        try {
+          const { files } = await unpackArchive(await source.archive(commit), join(temporary, 'tree'), { maxBytes: this.options.maxBytes, maxFileBytes: this.maxFileBytes });
+          meta = { mode: 'tarball', commit, repository: source.repository, bytes: files.reduce((sum, file) => sum + file.size, 0), files };
+        } catch (error) {
+          if (!(error instanceof ArchiveTooLargeError)) throw error;
+          await rm(join(temporary, 'tree'), { recursive: true, force: true });
+          await mkdir(join(temporary, 'tree'));
+        }
+      }
+      meta ??= { mode: 'files', commit, repository: source.repository, bytes: 0, files: listing.files.filter((file) => file.size <= this.maxFileBytes) };
+      await writeAtomically(join(temporary, 'meta.json'), JSON.stringify(meta));
+      await mkdir(join(folder, '..'), { recursive: true });
+      try {
+        await rename(temporary, folder);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+        // Another worker finished first: theirs is the same commit.
+        return (await this.load(source, folder)) ?? this.snapshotOf(meta, folder, source);
+      }
+      return this.snapshotOf(meta, folder, source);
+    } finally {
+      await rm(temporary, { recursive: true, force: true });
+    }
+  }
+
+  /** `files` mode: the changed files, then the repository files they import, each read once. */
+  private async readChangedAndImported(snapshot: RepositorySnapshot, changedPaths: readonly string[]): Promise<void> {
+    for (const path of changedPaths) {
+      const text = await snapshot.readFile(path);
+      if (text === null) continue;
+      const outline = await outlineFile(path, text);
+      if (!outline.ok) continue;
+      const imported = new Set(outline.outline.imports.flatMap((item) => resolveImport(path, item, outline.outline.language, snapshot.index)));
+      for (const file of imported) await snapshot.readFile(file);
+    }
+  }
+
+  /** Deletes idle snapshots, then the least recently used beyond the cache's size; at most once a minute. */
+  async sweep(now = Date.now()): Promise<void> {
+    if (now - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = now;
+    const idleMs = this.options.idleMs ?? DAY_MS;
+    const maxCacheBytes = this.options.maxCacheBytes ?? this.options.maxBytes * 4;
+    const snapshots: Array<{ folder: string; usedAt: number; bytes: number }> = [];
+    for (const folder of await foldersAtDepth(this.options.root, 4)) {
+      const meta = join(folder, 'meta.json');
+      const used = await stat(meta).catch(() => undefined);
+      if (!used) continue;
+      const bytes = (JSON.parse(await readFile(meta, 'utf8').catch(() => '{}')) as Partial<SnapshotMeta>).bytes ?? 0;
+      snapshots.push({ folder, usedAt: used.mtimeMs, bytes });
+    }
+    snapshots.sort((a, b) => b.usedAt - a.usedAt);
+    let kept = 0;
+    for (const snapshot of snapshots) {
+      kept += snapshot.bytes;
+      if (now - snapshot.usedAt > idleMs || kept > maxCacheBytes) await this.remove(snapshot.folder);
+    }
+    for (const folder of await foldersAtDepth(join(this.options.root, '.tmp'), 1)) {
+      const built = await stat(folder).catch(() => undefined);
+      if (built && now - built.mtimeMs > STALE_BUILD_MS) await rm(folder, { recursive: true, force: true });
+    }
+  }
+
+  private async remove(folder: string): Promise<void> {
+    const trash = join(this.options.root, '.trash', randomUUID());
+    await mkdir(join(this.options.root, '.trash'), { recursive: true });
+    await rename(folder, trash).catch(() => undefined);
+    await rm(trash, { recursive: true, force: true });
+  }
+}
+
+/** The folders `depth` levels under `root` (hidden ones skipped). */
+async function foldersAtDepth(root: string, depth: number): Promise<string[]> {
+  let level = [root];
+  for (let step = 0; step < depth; step++) {
+    const next: string[] = [];
+    for (const folder of level) {
+      const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) if (entry.isDirectory() && (depth === 1 || !entry.name.startsWith('.'))) next.push(join(folder, entry.name));
+    }
+    level = next;
+  }
+  return level;
+}
