@@ -15,6 +15,7 @@ import services from './plugins/app/services.js';
 import webApp from './plugins/app/web-app.js';
 import workers, { type WorkerOptions } from './plugins/app/workers.js';
 import infrastructure, { type InfrastructureOptions } from './plugins/external/infrastructure.js';
+import adminRoutes from './routes/admin/admin-routes.js';
 import authRoutes from './routes/auth/auth-routes.js';
 import byokRoutes from './routes/byok/byok-routes.js';
 import conversationRoutes from './routes/conversation/conversation-routes.js';
@@ -80,7 +81,8 @@ export const serviceApp = fp<AppOptions>(
       await app.register(webApp, { distDir: options.webDistDir });
       await app.register(githubRoutes, { prefix: '/github' });
       await app.register(gitlabRoutes, { prefix: '/gitlab' });
-      if (options.config.github.webhookSecret === undefined) {
+      await app.register(adminRoutes);
+      if ((await app.githubApps.webhookSecret()) === undefined) {
         app.log.warn('GITHUB_WEBHOOK_SECRET is not set: unsigned webhook deliveries are accepted (development only)');
       }
     }

@@ -5,7 +5,7 @@ import { processMemory } from './process-memory.js';
 
 /** A worker's side of the code-snapshot bench: builds one snapshot and prints its figures as JSON. */
 const [apiUrl, repository, commit, root] = process.argv.slice(2) as [string, string, string, string];
-const client = new GitHubClient({ webUrl: apiUrl, apiUrl, clientId: undefined, clientSecret: undefined });
+const client = new GitHubClient({ webUrl: apiUrl, apiUrl });
 const cache = new SnapshotCache({ root, maxBytes: 200 * 1024 * 1024 });
 const started = performance.now();
 const cpu = process.cpuUsage();

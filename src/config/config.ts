@@ -20,6 +20,8 @@ export interface AppConfig {
   redisKeyPrefix: string;
   encryptionKey: Buffer;
   mail: { smtpUrl: string | undefined; from: string };
+  /** decisions.md §13: `OPERATOR_EMAILS`, lowercase; empty means the first account on the database. */
+  operatorEmails: string[];
   github: {
     webhookSecret: string | undefined;
     url: string;
@@ -121,6 +123,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? '',
     encryptionKey: resolveEncryptionKey(env.ENCRYPTION_KEY, dataDir, production),
     mail: { smtpUrl: env.SMTP_URL, from: env.EMAIL_FROM },
+    operatorEmails: env.OPERATOR_EMAILS,
     github: {
       webhookSecret: env.GITHUB_WEBHOOK_SECRET,
       url: trimSlash(env.GITHUB_URL),

@@ -67,6 +67,8 @@ export const envSchema = z.object({
   GITHUB_APP_ID: optionalString.pipe(z.string().regex(/^\d+$/, 'must be the numeric App id').optional()),
   GITHUB_APP_PRIVATE_KEY: optionalString,
   GITHUB_APP_PRIVATE_KEY_FILE: optionalString,
+  /** decisions.md §13: the operators' emails, comma-separated; unset, the first account on the database. */
+  OPERATOR_EMAILS: optionalString.transform((value) => (value === undefined ? [] : value.split(',').map((email) => email.trim().toLowerCase()).filter(Boolean))).pipe(z.array(z.email({ error: 'must be email addresses, comma-separated' }))),
   GITHUB_APP_SLUG: optionalString.pipe(z.string().regex(/^[a-z0-9][a-z0-9-]{0,99}$/i, "must be the App's URL name (letters, digits and -)").optional()),
   PLATFORM_AI_BASE_URL: optionalHttpUrl,
   PLATFORM_AI_API_KEY: optionalString,

@@ -11,4 +11,9 @@ export class ServiceSettingsRepository {
     const [row] = await this.db.select({ value: serviceSettings.value }).from(serviceSettings).where(eq(serviceSettings.name, name));
     return row!.value;
   }
+
+  async find(name: string): Promise<string | undefined> {
+    const [row] = await this.db.select({ value: serviceSettings.value }).from(serviceSettings).where(eq(serviceSettings.name, name));
+    return row?.value;
+  }
 }

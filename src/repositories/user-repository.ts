@@ -1,10 +1,10 @@
-import { and, eq, ne } from 'drizzle-orm';
+import { and, asc, eq, ne } from 'drizzle-orm';
 import type { Database, Executor } from '../db/database.js';
 import { users, type User } from '../db/schema/index.js';
 
 export type NewUser = typeof users.$inferInsert;
 export type UserChanges = Partial<
-  Pick<User, 'name' | 'email' | 'emailNotification' | 'password' | 'lastLoginAt' | 'codehostUserId' | 'codehostUsername' | 'codehostToken'>
+  Pick<User, 'name' | 'email' | 'emailNotification' | 'password' | 'lastLoginAt' | 'codehostUserId' | 'codehostUsername' | 'codehostToken' | 'codehostRefreshToken' | 'codehostTokenExpiresAt'>
 >;
 
 export class UserRepository {
@@ -19,6 +19,12 @@ export class UserRepository {
   async findByEmail(email: string): Promise<User | undefined> {
     const [user] = await this.db.select().from(users).where(eq(users.email, email)).limit(1);
     return user;
+  }
+
+  /** The first account created on the database (the operator when OPERATOR_EMAILS is unset). */
+  async firstId(): Promise<string | undefined> {
+    const [user] = await this.db.select({ id: users.id }).from(users).orderBy(asc(users.createdAt), asc(users.id)).limit(1);
+    return user?.id;
   }
 
   async findByCodehostId(codehostUserId: number): Promise<User | undefined> {

@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
 import type { ServiceMetrics } from '../adapters/metrics/service-metrics.js';
-import type { GitHubApp } from '../adapters/github/github-app.js';
 import type { GitHubClient } from '../adapters/github/github-client.js';
 import type { KeyValueStore } from '../adapters/kv/key-value-store.js';
 import type { Mailer } from '../adapters/mail/mailer.js';
@@ -10,6 +9,7 @@ import type { Database, DatabaseHandle } from '../db/database.js';
 import type { SecretBox } from '../lib/crypto/secret-box.js';
 import type { Repositories } from '../plugins/app/repositories.js';
 import type { Services } from '../plugins/app/services.js';
+import type { GitHubAppRegistry } from '../services/github-app-registry.js';
 import type { SessionInfo } from '../services/session-service.js';
 
 declare module 'fastify' {
@@ -23,8 +23,8 @@ declare module 'fastify' {
     mailer: Mailer;
     secretBox: SecretBox;
     github: GitHubClient;
-    /** The GitHub App (decisions.md §8); undefined when GITHUB_APP_* are not set. */
-    githubApp: GitHubApp | undefined;
+    /** The GitHub App in use (decisions.md §8 and §13): from GITHUB_APP_*, else the one the manifest flow stored. */
+    githubApps: GitHubAppRegistry;
     repos: Repositories;
     services: Services;
     authRateLimit: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;

@@ -87,12 +87,17 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
     { concurrency: options.reviewConcurrency ?? 2, onFailed: failRun },
   );
 
-  const githubApp = app.githubApp;
-  if (githubApp === undefined) return;
+  // The App may be created while the service runs (decisions.md §13): each job takes the one in use.
   const publishLog = app.log.child({ component: 'publishing' });
+  const inUse = async () => {
+    const githubApp = await app.githubApps.fresh();
+    if (githubApp === undefined) throw new Error('The GitHub App is no longer configured');
+    return githubApp;
+  };
   queue.process(
     'completedReview',
     traced(async (job) => {
+      const githubApp = await inUse();
       const deps = { reviews: repos.reviews, publications: repos.publications, installations: repos.installations, app: githubApp, publicUrl: config.publicUrl, log: publishLog };
       metrics.publications.inc({ outcome: await publishReview(deps, job) });
     }),
@@ -108,9 +113,9 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
   );
   queue.process(
     'appCommand',
-    traced((job) =>
+    traced(async (job) =>
       runCommand(
-        { app: githubApp, pullRequests: repos.pullRequests, installations: repos.installations, reviews: app.services.reviews, conversations: app.services.conversations, log: publishLog },
+        { app: await inUse(), pullRequests: repos.pullRequests, installations: repos.installations, reviews: app.services.reviews, conversations: app.services.conversations, log: publishLog },
         job,
       ),
     ),

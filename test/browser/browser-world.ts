@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { WEB_DIST_DIR } from '../../src/plugins/app/web-app.js';
+import type { FakeGitHub } from '../fakes/fake-github.js';
 import type { ScriptedReply } from '../fakes/fake-openai-chat.js';
 import { freePort } from '../helpers/net.js';
 import { scriptedReviewer } from '../helpers/review-fixtures.js';
@@ -17,7 +18,7 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 /** Screenshots go to a temporary folder; `UPDATE_SCREENSHOTS=1 npm test` refreshes the README's in docs/. */
 export const SCREENSHOT_DIR = process.env.UPDATE_SCREENSHOTS === '1' ? new URL('../../docs/screenshots/', import.meta.url).pathname : `${join(tmpdir(), 'review-service-screenshots')}/`;
 
-export interface BrowserWorld extends ReviewWorld {
+export interface BrowserWorld<G extends FakeGitHub = FakeGitHub> extends ReviewWorld<G> {
   baseUrl: string;
   browser: Browser;
   /** A new browser profile (its own cookies) whose pages fail the test on any console error. */
@@ -37,10 +38,12 @@ const isTitle = (messages: unknown) => JSON.stringify(messages).includes('Write 
  * headless Chromium. The model reviews with the sample findings, names threads, and answers chat
  * messages with what `chatReply` returns.
  */
-export async function browserWorld(options: { chatReply?: () => ScriptedReply; reviewDelayMs?: () => number } = {}): Promise<BrowserWorld> {
+export async function browserWorld<G extends FakeGitHub = FakeGitHub>(
+  options: { chatReply?: () => ScriptedReply; reviewDelayMs?: () => number; env?: Record<string, string>; github?: G } = {},
+): Promise<BrowserWorld<G>> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const world = await reviewWorld({ PUBLIC_URL: baseUrl, FREE_ALLOWANCE_USD: '5' });
+  const world = await reviewWorld({ PUBLIC_URL: baseUrl, FREE_ALLOWANCE_USD: '5', ...options.env }, options.github);
   const reviewer = scriptedReviewer();
   world.model.reply(async (request) => {
     if (isTitle(request.body.messages)) return { text: 'Loop bound question' };

@@ -1,5 +1,6 @@
 import { createPublicKey, generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { FakeAppManifestFlow } from './fake-app-manifest.js';
 import { FakeGitHub, type FakeSend } from './fake-github.js';
 
 /** A throwaway App key, PKCS#1 PEM as GitHub hands it out. */
@@ -107,6 +108,8 @@ export class FakeGitHubApp extends FakeGitHub {
   /** Token exchanges that were refused, with why. */
   readonly refusedJwts: string[] = [];
   tokenLifetimeMs = 60 * 60_000;
+  /** GitHub's manifest flow, which hands out this App (`appId`, `slug`, `key`), and the App's user tokens. */
+  readonly manifests = new FakeAppManifestFlow(() => ({ appId: this.appId, slug: this.slug, privateKey: this.key.privateKey, url: this.url }), { codes: this.codes, tokens: this.tokens });
 
   get bot(): FakeUser {
     return { login: `${this.slug}[bot]`, id: 41_000_000, type: 'Bot' };
@@ -160,6 +163,7 @@ export class FakeGitHubApp extends FakeGitHub {
   protected override async route(request: IncomingMessage, url: URL, body: string, send: FakeSend): Promise<boolean> {
     const method = request.method ?? 'GET';
     const path = url.pathname;
+    if (this.manifests.route(request, url, body, send)) return true;
     const tokenExchange = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(path);
     if (tokenExchange && method === 'POST') {
       const refusal = this.checkJwt(request.headers.authorization);

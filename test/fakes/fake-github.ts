@@ -30,8 +30,8 @@ export interface RecordedRequest {
  */
 export class FakeGitHub {
   readonly requests: RecordedRequest[] = [];
-  private readonly codes = new Map<string, string>();
-  private readonly tokens = new Map<string, FakeGitHubUser>();
+  protected readonly codes = new Map<string, string>();
+  protected readonly tokens = new Map<string, FakeGitHubUser>();
   protected readonly diffs = new Map<string, string>();
   private readonly compares = new Map<string, string>();
   private readonly files = new Map<string, string>();
@@ -102,7 +102,7 @@ export class FakeGitHub {
         : send(200, { access_token: token, token_type: 'bearer', scope: 'read:user,user:email,repo' });
     }
 
-    const user = this.tokens.get((request.headers.authorization ?? '').replace(/^Bearer /, ''));
+    const user = this.tokens.get((request.headers.authorization ?? '').replace(/^(Bearer|token) /i, ''));
     if (url.pathname === '/user') return user ? send(200, { id: user.id, login: user.login, name: user.name, email: user.email }) : send(401, { message: 'Bad credentials' });
     if (url.pathname === '/user/emails') return user ? send(200, user.emails ?? []) : send(401, { message: 'Bad credentials' });
 

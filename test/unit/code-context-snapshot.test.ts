@@ -30,7 +30,7 @@ describe('repository snapshots from the code host', () => {
 
   beforeAll(async () => {
     github = await new FakeGitHub().start();
-    client = new GitHubClient({ webUrl: github.url, apiUrl: github.url, clientId: undefined, clientSecret: undefined });
+    client = new GitHubClient({ webUrl: github.url, apiUrl: github.url });
     fixture = createGitFixture([FILES]);
     github.code.serveRepository('octo/demo', fixture.dir);
     workspace = mkdtempSync(join(tmpdir(), 'snapshots-'));

@@ -12,9 +12,36 @@ export interface GitHubClientOptions {
   webUrl: string;
   /** `GITHUB_API_URL`: the REST API. */
   apiUrl: string;
-  clientId: string | undefined;
-  clientSecret: string | undefined;
   timeoutMs?: number;
+}
+
+/** An OAuth app's, or a GitHub App's, client credentials (decisions.md §5 and §13). */
+export interface OAuthClient {
+  clientId: string;
+  clientSecret: string;
+}
+
+/**
+ * A user's GitHub token. A GitHub App's user tokens expire (8 hours) and come with a refresh token;
+ * an OAuth app's do not expire, and both are null.
+ */
+export interface UserToken {
+  accessToken: string;
+  refreshToken: string | null;
+  expiresAt: Date | null;
+}
+
+/** What `POST /app-manifests/{code}/conversions` answers: the new App and its credentials. */
+export interface ManifestConversion {
+  id: number;
+  slug: string;
+  name: string;
+  html_url: string;
+  owner: { login: string; type: string } | null;
+  pem: string;
+  webhook_secret: string | null;
+  client_id: string;
+  client_secret: string;
 }
 
 /** GitHub answered, but not with what was asked (a refused code, a revoked token, a missing repo). */
@@ -54,28 +81,52 @@ export class GitHubClient {
     this.timeoutMs = options.timeoutMs ?? 10_000;
   }
 
-  get oauthConfigured(): boolean {
-    return this.options.clientId !== undefined && this.options.clientSecret !== undefined;
-  }
-
-  authorizeUrl(state: string, redirectUri: string, scope: string): string {
+  authorizeUrl(client: OAuthClient, state: string, redirectUri: string, scope: string): string {
     const url = new URL(`${this.options.webUrl}/login/oauth/authorize`);
-    url.search = new URLSearchParams({ client_id: this.options.clientId ?? '', redirect_uri: redirectUri, scope, state }).toString();
+    url.search = new URLSearchParams({ client_id: client.clientId, redirect_uri: redirectUri, scope, state }).toString();
     return url.toString();
   }
 
-  /** Trades the callback's code for an access token. GitHub reports a bad code with a 200 and an `error`. */
-  async exchangeCode(code: string, redirectUri: string): Promise<string> {
+  /** Trades the callback's code for a user token. */
+  exchangeCode(client: OAuthClient, code: string, redirectUri: string): Promise<UserToken> {
+    return this.userToken({ client_id: client.clientId, client_secret: client.clientSecret, code, redirect_uri: redirectUri });
+  }
+
+  /** A new user token for an expired GitHub App user token (the refresh token is spent). */
+  refreshUserToken(client: OAuthClient, refreshToken: string): Promise<UserToken> {
+    return this.userToken({ client_id: client.clientId, client_secret: client.clientSecret, grant_type: 'refresh_token', refresh_token: refreshToken });
+  }
+
+  /** The manifest flow's last step: GitHub creates the App and hands its credentials over, once. */
+  async convertManifest(code: string): Promise<ManifestConversion> {
+    const path = `/app-manifests/${encodeURIComponent(code)}/conversions`;
+    const response = await this.fetch(`${this.options.apiUrl}${path}`, {
+      method: 'POST',
+      headers: { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' },
+    });
+    if (!response.ok) {
+      const body = (await response.json().catch(() => ({}))) as { message?: string };
+      throw new GitHubApiError(response.status, body.message ?? `GitHub answered ${response.status} for the manifest conversion`);
+    }
+    return (await response.json()) as ManifestConversion;
+  }
+
+  /** GitHub reports a bad code or refresh token with a 200 and an `error`. */
+  private async userToken(parameters: Record<string, string>): Promise<UserToken> {
     const response = await this.fetch(`${this.options.webUrl}/login/oauth/access_token`, {
       method: 'POST',
       headers: { accept: 'application/json', 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id: this.options.clientId, client_secret: this.options.clientSecret, code, redirect_uri: redirectUri }),
+      body: JSON.stringify(parameters),
     });
-    const body = (await response.json().catch(() => ({}))) as { access_token?: string; error?: string; error_description?: string };
+    const body = (await response.json().catch(() => ({}))) as { access_token?: string; refresh_token?: string; expires_in?: number; error?: string; error_description?: string };
     if (!response.ok || typeof body.access_token !== 'string') {
       throw new GitHubApiError(response.ok ? 400 : response.status, body.error_description ?? body.error ?? `token exchange failed with ${response.status}`);
     }
-    return body.access_token;
+    return {
+      accessToken: body.access_token,
+      refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : null,
+      expiresAt: typeof body.expires_in === 'number' ? new Date(Date.now() + body.expires_in * 1000) : null,
+    };
   }
 
   async getUser(token: string): Promise<GitHubUser> {

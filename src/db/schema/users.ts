@@ -18,6 +18,9 @@ export const users = pgTable(
     codehostUserId: bigint('codehost_user_id', { mode: 'number' }),
     /** GitHub OAuth token, AES-256-GCM ciphertext. */
     codehostToken: text('codehost_token'),
+    /** A GitHub App's user token expires (8 hours) and comes with a refresh token, AES-256-GCM ciphertext; null for OAuth apps' tokens. */
+    codehostRefreshToken: text('codehost_refresh_token'),
+    codehostTokenExpiresAt: timestampMs('codehost_token_expires_at'),
     isActive: boolean('is_active').notNull().default(true),
     lastLoginAt: timestampMs('last_login_at'),
     emailNotification: boolean('email_notification').notNull().default(true),

@@ -18,6 +18,8 @@ export default fp(
           scriptSrc: ["'self'"],
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:', 'validator.swagger.io'],
+          // GitHub's manifest flow (decisions.md §13): /settings/github posts the App's manifest to GitHub.
+          formAction: ["'self'", app.config.github.url],
           // Over plain http (development, a LAN host) upgrading would break the web app's own assets.
           upgradeInsecureRequests: app.config.publicUrl.startsWith('https:') ? [] : null,
         },

@@ -16,6 +16,8 @@ import { AppEventsService } from '../../routes/webhook/app-events.js';
 import { GitHubAppService } from '../../routes/github/github-service.js';
 import { GitLabClient } from '../../adapters/gitlab/gitlab-client.js';
 import { GitLabService } from '../../routes/gitlab/gitlab-service.js';
+import { GitHubAppSetupService } from '../../routes/admin/github-app-setup-service.js';
+import { Operators } from '../../services/operators.js';
 import { PublicationService } from '../../publishing/publication-service.js';
 import { GitHubTokens } from '../../services/github-token.js';
 import { WorkspaceService } from '../../routes/workspace/workspace-service.js';
@@ -41,6 +43,7 @@ export interface Services {
   feedback: FindingFeedbackService;
   githubTokens: GitHubTokens;
   githubApp: GitHubAppService;
+  githubAppSetup: GitHubAppSetupService;
   publishing: PublicationService;
   appEvents: AppEventsService;
   gitlab: GitLabService;
@@ -64,10 +67,22 @@ export default fp(
       policy,
     });
 
-    const githubTokens = new GitHubTokens({ app: app.githubApp, installations: repos.installations, secretBox: app.secretBox, fallback: config.github.token });
+    const { githubApps } = app;
+    const githubTokens = new GitHubTokens({
+      apps: githubApps,
+      installations: repos.installations,
+      users: repos.users,
+      github: app.github,
+      secretBox: app.secretBox,
+      fallback: config.github.token,
+      log: log.child({ component: 'github-token' }),
+    });
     const feedback = new FindingFeedbackService({ reviews: repos.reviews, feedback: repos.feedback });
     const appEvents = new AppEventsService({
-      app: app.githubApp,
+      // The App in use as this process last read it (decisions.md §13: it may be created while running).
+      get app() {
+        return githubApps.current;
+      },
       installations: repos.installations,
       publications: repos.publications,
       queue: app.queue,
@@ -77,7 +92,9 @@ export default fp(
     });
 
     const publishing = new PublicationService({
-      app: app.githubApp,
+      get app() {
+        return githubApps.current;
+      },
       queue: app.queue,
       pullRequests: repos.pullRequests,
       publications: repos.publications,
@@ -107,6 +124,7 @@ export default fp(
         kv: app.kv,
         secretBox: app.secretBox,
         publicUrl: config.publicUrl,
+        oauthClient: () => githubApps.oauthClient(),
       }),
       users: new UsersService({ db: app.db, users: repos.users, sessionRecords: repos.sessions, sessions, kv: app.kv }),
       usage: new UsageService(repos.usage, config.freeAllowanceUsd),
@@ -128,12 +146,21 @@ export default fp(
         intake: repos.webhookIntake,
         deliveries: repos.deliveries,
         queue: app.queue,
-        webhookSecret: config.github.webhookSecret,
+        webhookSecret: () => githubApps.webhookSecret(),
         log: log.child({ component: 'webhook' }),
         appEvents,
       }),
       githubTokens,
-      githubApp: new GitHubAppService({ app: app.githubApp, installations: repos.installations }),
+      githubApp: new GitHubAppService({ apps: githubApps, installations: repos.installations }),
+      githubAppSetup: new GitHubAppSetupService({
+        apps: githubApps,
+        operators: new Operators(config.operatorEmails, repos.users),
+        github: app.github,
+        kv: app.kv,
+        publicUrl: config.publicUrl,
+        githubUrl: config.github.url,
+        log: log.child({ component: 'github-app' }),
+      }),
       publishing,
       appEvents,
       // GitLab base URLs are user-supplied: every call goes through the BYOK address policy.

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import fp from 'fastify-plugin';
-import { GitHubApp } from '../../adapters/github/github-app.js';
 import { GitHubClient } from '../../adapters/github/github-client.js';
 import type { KeyValueStore } from '../../adapters/kv/key-value-store.js';
 import { MemoryKeyValueStore } from '../../adapters/kv/memory-key-value-store.js';
@@ -18,6 +17,7 @@ import { SecretBox } from '../../lib/crypto/secret-box.js';
 import { waitWithProgress } from '../../lib/wait-with-progress.js';
 import { ServiceSettingsRepository } from '../../repositories/service-settings-repository.js';
 import { ensureOneEncryptionKey } from '../../services/encryption-key-guard.js';
+import { GitHubAppRegistry } from '../../services/github-app-registry.js';
 
 /** Knobs that are not configuration: tests and benchmarks use them to isolate and speed up runs. */
 export interface InfrastructureOptions {
@@ -76,14 +76,16 @@ export default fp<{ config: AppConfig; infrastructure?: InfrastructureOptions }>
     app.decorate('kv', kv);
     app.decorate('queue', queue);
     app.decorate('mailer', mailer);
-    app.decorate('secretBox', new SecretBox(config.encryptionKey));
-    app.decorate(
-      'github',
-      new GitHubClient({ webUrl: config.github.url, apiUrl: config.github.apiUrl, clientId: config.github.clientId, clientSecret: config.github.clientSecret }),
-    );
-    app.decorate('githubApp', config.github.app === undefined ? undefined : new GitHubApp({ app: config.github.app, webUrl: config.github.url, apiUrl: config.github.apiUrl }));
+    const secretBox = new SecretBox(config.encryptionKey);
+    app.decorate('secretBox', secretBox);
+    app.decorate('github', new GitHubClient({ webUrl: config.github.url, apiUrl: config.github.apiUrl }));
+    const githubApps = new GitHubAppRegistry({ config, settings: new ServiceSettingsRepository(database.db), secretBox, log: app.log.child({ component: 'github-app' }) });
+    await githubApps.fresh();
+    githubApps.watch();
+    app.decorate('githubApps', githubApps);
 
     app.addHook('onClose', async () => {
+      githubApps.close();
       // Workers first, so running jobs can still reach the database while they finish.
       await queue.close();
       await mailer.close();

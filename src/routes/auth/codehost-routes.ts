@@ -30,7 +30,7 @@ const codehostRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ configured: z.boolean() }) },
       },
     },
-    async () => ({ configured: app.github.oauthConfigured }),
+    async () => ({ configured: await codehost.configured() }),
   );
 
   app.get(

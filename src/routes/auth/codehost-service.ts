@@ -1,5 +1,5 @@
 import { setJson, type KeyValueStore } from '../../adapters/kv/key-value-store.js';
-import { GitHubApiError, type GitHubClient, type GitHubUser } from '../../adapters/github/github-client.js';
+import { GitHubApiError, type GitHubClient, type GitHubUser, type OAuthClient, type UserToken } from '../../adapters/github/github-client.js';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { User } from '../../db/schema/index.js';
@@ -9,6 +9,7 @@ import { randomHex } from '../../lib/crypto/tokens.js';
 import type { GitHubInstallationRepository } from '../../repositories/github-installation-repository.js';
 import type { UserRepository } from '../../repositories/user-repository.js';
 import type { SessionInfo, SessionService } from '../../services/session-service.js';
+import { sealUserToken } from '../../services/user-token.js';
 
 const STATE_TTL_SECONDS = 10 * 60;
 // Private repositories' diffs need `repo`; the profile and the private email need the other two.
@@ -29,6 +30,8 @@ export interface CodehostServiceDeps {
   kv: KeyValueStore;
   secretBox: SecretBox;
   publicUrl: string;
+  /** The OAuth app of GITHUB_CLIENT_ID/SECRET, else the GitHub App's client (decisions.md §13); undefined: not configured. */
+  oauthClient: () => Promise<OAuthClient | undefined>;
 }
 
 export type CallbackOutcome = { kind: 'linked' } | { kind: 'signed-in'; token: string };
@@ -43,21 +46,26 @@ export class CodehostService {
 
   /** The GitHub authorization URL, with a single-use state remembered for ten minutes. */
   async start(session: SessionInfo | null): Promise<string> {
-    this.requireConfigured();
+    const client = await this.requireConfigured();
     const state = randomHex(32);
     await setJson(this.deps.kv, stateKey(state), { linkUserId: session?.userId ?? null } satisfies OAuthState, STATE_TTL_SECONDS);
-    return this.deps.github.authorizeUrl(state, this.redirectUri, SCOPE);
+    return this.deps.github.authorizeUrl(client, state, this.redirectUri, SCOPE);
+  }
+
+  /** Whether Sign in with GitHub is available (the sign-in page shows its link only then). */
+  async configured(): Promise<boolean> {
+    return (await this.deps.oauthClient()) !== undefined;
   }
 
   async callback(input: { code: string; state: string }, session: SessionInfo | null, userAgent: string | undefined): Promise<CallbackOutcome> {
-    this.requireConfigured();
+    const client = await this.requireConfigured();
     const raw = await this.deps.kv.take(stateKey(input.state));
     if (raw === null) throw new AppError('BAD_REQUEST', 'The sign-in link has expired or was already used; start again');
     const state = JSON.parse(raw) as OAuthState;
 
-    const token = await this.deps.github.exchangeCode(input.code, this.redirectUri).catch(refusedCode);
-    const profile = await this.deps.github.getUser(token);
-    const email = (profile.email ?? (await this.deps.github.getPrimaryEmail(token)))?.toLowerCase() ?? null;
+    const token = await this.deps.github.exchangeCode(client, input.code, this.redirectUri).catch(refusedCode);
+    const profile = await this.deps.github.getUser(token.accessToken);
+    const email = (profile.email ?? (await this.deps.github.getPrimaryEmail(token.accessToken)))?.toLowerCase() ?? null;
 
     if (state.linkUserId !== null) {
       if (session?.userId !== state.linkUserId) throw new AppError('UNAUTHORIZED', 'Sign in to the account you are linking, then start again');
@@ -69,13 +77,13 @@ export class CodehostService {
     return { kind: 'signed-in', token: sessionToken };
   }
 
-  private async link(userId: string, profile: GitHubUser, token: string): Promise<void> {
+  private async link(userId: string, profile: GitHubUser, token: UserToken): Promise<void> {
     const holder = await this.deps.users.findByCodehostId(profile.id);
     if (holder !== undefined && holder.id !== userId) throw new AppError('CONFLICT', 'This GitHub account is linked to another user');
     await this.saveIdentity(userId, profile, token);
   }
 
-  private async signInOrCreate(profile: GitHubUser, email: string | null, token: string): Promise<User> {
+  private async signInOrCreate(profile: GitHubUser, email: string | null, token: UserToken): Promise<User> {
     const existing = await this.deps.users.findByCodehostId(profile.id);
     if (existing !== undefined) {
       if (!existing.isActive) throw new AppError('FORBIDDEN', 'This account is disabled');
@@ -96,7 +104,7 @@ export class CodehostService {
             loginMethod: 'codehost',
             codehostUserId: profile.id,
             codehostUsername: profile.login,
-            codehostToken: this.deps.secretBox.encrypt(token),
+            ...sealUserToken(this.deps.secretBox, token),
             lastLoginAt: new Date(),
           },
           tx,
@@ -110,12 +118,12 @@ export class CodehostService {
     }
   }
 
-  private async saveIdentity(userId: string, profile: GitHubUser, token: string): Promise<User> {
+  private async saveIdentity(userId: string, profile: GitHubUser, token: UserToken): Promise<User> {
     return this.deps.db.transaction(async (tx) => {
       await this.deps.users.releaseStaleUsername(profile.login, profile.id, tx);
       const user = await this.deps.users.update(
         userId,
-        { codehostUserId: profile.id, codehostUsername: profile.login, codehostToken: this.deps.secretBox.encrypt(token), lastLoginAt: new Date() },
+        { codehostUserId: profile.id, codehostUsername: profile.login, ...sealUserToken(this.deps.secretBox, token), lastLoginAt: new Date() },
         tx,
       );
       if (user === undefined) throw new AppError('UNAUTHORIZED', 'The account no longer exists');
@@ -124,10 +132,12 @@ export class CodehostService {
     });
   }
 
-  private requireConfigured() {
-    if (!this.deps.github.oauthConfigured) {
-      throw new AppError('UNAVAILABLE', 'Sign in with GitHub is not configured (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET)');
+  private async requireConfigured(): Promise<OAuthClient> {
+    const client = await this.deps.oauthClient();
+    if (client === undefined) {
+      throw new AppError('UNAVAILABLE', 'Sign in with GitHub is not configured (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET, or a GitHub App created on /settings/github)');
     }
+    return client;
   }
 }
 

@@ -16,7 +16,7 @@ const githubRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, summary: 'Redirect to GitHub to install the App', response: { 302: redirect, ...errorResponses(401, 503) } } },
     async (request, reply) => {
       requireSession(request);
-      return reply.redirect(githubApp.installUrl(), 302);
+      return reply.redirect(await githubApp.installUrl(), 302);
     },
   );
 

@@ -1,16 +1,17 @@
 import type { z } from 'zod';
-import type { GitHubApp } from '../../adapters/github/github-app.js';
 import { AppError } from '../../lib/app-error.js';
 import type { GitHubInstallationRepository } from '../../repositories/github-installation-repository.js';
+import type { GitHubAppRegistry } from '../../services/github-app-registry.js';
 import type { installationItem } from './github-schemas.js';
 
 /** The GitHub App as a user sees it: where to install it, and their installations (decisions.md §8). */
 export class GitHubAppService {
-  constructor(private readonly deps: { app: GitHubApp | undefined; installations: GitHubInstallationRepository }) {}
+  constructor(private readonly deps: { apps: GitHubAppRegistry; installations: GitHubInstallationRepository }) {}
 
-  installUrl(): string {
-    if (this.deps.app === undefined) throw new AppError('UNAVAILABLE', 'The GitHub App is not configured (GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY, GITHUB_APP_SLUG)');
-    return this.deps.app.installUrl();
+  async installUrl(): Promise<string> {
+    const app = await this.deps.apps.fresh();
+    if (app === undefined) throw new AppError('UNAVAILABLE', 'The GitHub App is not configured: an operator creates it on /settings/github (or sets GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY, GITHUB_APP_SLUG)');
+    return app.installUrl();
   }
 
   async installations(userId: string): Promise<Array<z.input<typeof installationItem>>> {

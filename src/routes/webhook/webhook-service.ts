@@ -31,7 +31,8 @@ export interface WebhookServiceDeps {
   intake: WebhookIntakeRepository;
   deliveries: WebhookDeliveryRepository;
   queue: JobQueue;
-  webhookSecret: string | undefined;
+  /** GITHUB_WEBHOOK_SECRET, else the secret of the App the manifest flow stored (decisions.md §13). */
+  webhookSecret: () => Promise<string | undefined>;
   log: Logger;
   /** The GitHub App's events (decisions.md §8). */
   appEvents: AppEventsService;
@@ -109,7 +110,7 @@ export class WebhookService {
   }
 
   private async authenticate(delivery: IncomingDelivery, bodyJson: string): Promise<'signature' | 'session' | 'unsigned'> {
-    const secret = this.deps.webhookSecret;
+    const secret = await this.deps.webhookSecret();
     if (secret !== undefined && delivery.signature !== undefined) {
       const valid = bodyJson.length > 0 && (await verify(secret, bodyJson, delivery.signature));
       if (!valid) throw new AppError('UNAUTHORIZED', 'Invalid x-hub-signature-256');

@@ -16,10 +16,14 @@ import type {
   Usage,
   WorkspaceSettings,
 } from './types';
-import { api } from './client';
+import type { z } from 'zod';
+import type { githubAppStatusResponse } from '../../../src/routes/admin/admin-schemas.js';
+import { api, ApiError } from './client';
 import { nextCursor } from '../lib/cursors';
 
 export const PAGE_SIZE = 20;
+
+export type GitHubAppStatus = z.infer<typeof githubAppStatusResponse>;
 
 /** Query keys and fetchers in one place, so a mutation invalidates exactly what it changed. */
 export const queries = {
@@ -68,6 +72,20 @@ export const queries = {
     queryOptions({ queryKey: ['workspace'], queryFn: async () => (await get<WorkspaceSettings[]>('/workspace/aiSettings'))[0] ?? null }),
   codehostConfigured: () =>
     queryOptions({ queryKey: ['codehost-configured'], queryFn: () => get<{ configured: boolean }>('/auth/codehost/configured'), staleTime: Infinity }),
+  /** The operator's view of the GitHub App; null for everyone else (the endpoint answers them 404). */
+  githubAppStatus: () =>
+    queryOptions({
+      queryKey: ['github-app-status'],
+      queryFn: async () => {
+        try {
+          return await get<GitHubAppStatus>('/admin/github-app');
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 404) return null;
+          throw error;
+        }
+      },
+      retry: false,
+    }),
   installations: () =>
     queryOptions({
       queryKey: ['installations'],

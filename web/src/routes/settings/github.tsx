@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { queries } from '../../api/queries';
 import { Empty, ErrorAlert, Loading } from '../../components/status';
 import { dateTime } from '../../lib/format';
+import { GithubAppSetup } from './github-app-setup';
 
 /** The GitHub link (OAuth) and the GitHub App's installations (decisions.md §8). */
 export function GithubPage() {
@@ -12,6 +13,7 @@ export function GithubPage() {
   return (
     <div className="stack-lg">
       <h1>GitHub</h1>
+      <GithubAppSetup />
       <section className="card stack" aria-labelledby="account-heading">
         <h2 id="account-heading">Your GitHub account</h2>
         {profile.isPending ? <Loading /> : null}
@@ -28,7 +30,7 @@ export function GithubPage() {
                 Connect GitHub
               </a>
             </div>
-            {oauth.data && !oauth.data.configured ? <p className="hint">Sign in with GitHub is not configured on this service (GITHUB_CLIENT_ID).</p> : null}
+            {oauth.data && !oauth.data.configured ? <p className="hint">Sign in with GitHub is not configured on this service (GITHUB_CLIENT_ID, or a GitHub App created here).</p> : null}
           </>
         ) : null}
       </section>
