@@ -125,6 +125,7 @@ export default fp(
         intake: repos.webhookIntake,
         deliveries: repos.deliveries,
         queue: app.queue,
+        kv: app.kv,
         webhookSecret: config.github.webhookSecret,
         log: log.child({ component: 'webhook' }),
         appEvents,
