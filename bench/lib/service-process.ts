@@ -24,6 +24,8 @@ const cpuProfileArgs = () => (process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--
 
 export interface ServiceProcess {
   url: string;
+  /** The servers run's PostgreSQL database (undefined embedded). */
+  databaseUrl: string | undefined;
   dataDir: string;
   pid: number;
   /** The service's database, for checking what it stored (embedded: stops the server first). */
@@ -42,7 +44,7 @@ export interface ServiceProcess {
 export async function startService(
   backend: Backend,
   env: Record<string, string> = {},
-  { createDatabase = false }: { createDatabase?: boolean } = {},
+  { createDatabase = false, root }: { createDatabase?: boolean; root?: string } = {},
 ): Promise<ServiceProcess> {
   const servers = backend === 'servers' ? benchServerUrls() : undefined;
   const redisKeyPrefix = `${uniqueName('bench')}:`;
@@ -71,7 +73,8 @@ export async function startService(
         ...(servers === undefined ? {} : { DATABASE_URL: database!.url, REDIS_URL: servers.redisUrl, REDIS_KEY_PREFIX: redisKeyPrefix }),
         ...env,
       },
-      { logFile: join(dataDir, 'server.log'), nodeArgs: cpuProfileArgs() },
+      // A first start compiles the sources (tsx) and migrates: on a loaded machine that outlasts 30 s.
+      { logFile: join(dataDir, 'server.log'), nodeArgs: cpuProfileArgs(), root, timeoutMs: 180_000 },
     );
     return server.url!;
   };
@@ -89,6 +92,7 @@ export async function startService(
 
   return {
     url: server!.url!,
+    databaseUrl: database?.url,
     dataDir,
     pid: server!.pid,
     inspect: async (look) => {

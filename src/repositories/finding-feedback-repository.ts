@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.js';
 import { findingVerdicts, repositoryLearnings, type FindingVerdict, type RepositoryLearning } from '../db/schema/index.js';
+import type { RejectedFinding } from '../review/findings/suppress-findings.js';
 
 export interface VerdictInput {
   userId: string;
@@ -52,13 +53,35 @@ export class FindingFeedbackRepository {
   }
 
   /** The findings the user rejected (`wrong`, `wontfix`) in a repository, newest first. */
-  rejected(userId: string, repositoryName: string) {
+  private rejected(userId: string, repositoryName: string) {
     return this.db
       .select({ findingId: findingVerdicts.findingId, file: findingVerdicts.file, title: findingVerdicts.title, comment: findingVerdicts.comment })
       .from(findingVerdicts)
       .where(and(eq(findingVerdicts.userId, userId), eq(findingVerdicts.repositoryName, repositoryName), inArray(findingVerdicts.verdict, ['wrong', 'wontfix'])))
       .orderBy(desc(findingVerdicts.updatedAt))
       .limit(MAX_REJECTED);
+  }
+
+  /**
+   * What a review of the user's pull request in a repository needs of the team's feedback, in one
+   * statement: the rejected findings (as `rejected`) and the notes of the `limit` newest learnings.
+   */
+  async forReview(userId: string, repositoryName: string, limit: number): Promise<{ rejected: RejectedFinding[]; learnings: string[] }> {
+    const rejected = this.rejected(userId, repositoryName).as('rejected');
+    const notes = this.db
+      .select({ note: repositoryLearnings.note })
+      .from(repositoryLearnings)
+      .where(and(eq(repositoryLearnings.userId, userId), eq(repositoryLearnings.repositoryName, repositoryName)))
+      .orderBy(desc(repositoryLearnings.createdAt), desc(repositoryLearnings.id))
+      .limit(limit)
+      .as('notes');
+    const [row] = await this.db
+      .select({
+        rejected: sql<RejectedFinding[]>`(select coalesce(json_agg(json_build_object('findingId', ${rejected.findingId}, 'file', ${rejected.file}, 'title', ${rejected.title}, 'comment', ${rejected.comment})), '[]') from ${rejected})`,
+        learnings: sql<string[]>`(select coalesce(json_agg(${notes.note}), '[]') from ${notes})`,
+      })
+      .from(sql`(select 1) as one`);
+    return { rejected: row?.rejected ?? [], learnings: row?.learnings ?? [] };
   }
 
   /** The user's learnings, of one repository or all, newest first. */

@@ -39,10 +39,24 @@ export interface IntakeItem {
   repoPrivate: boolean;
   /** The action may start a review (decisions.md §6); the statement decides whether it does. */
   reviewable: boolean;
+  /** A draft whose repository configuration is not known yet: recorded for the `undecidedDraft` job, no run started. */
+  awaitsConfig: boolean;
   bodyJson: string;
 }
 
-export type IntakeOutcome = 'unknown-author' | 'duplicate' | 'stored' | 'review-started';
+export type IntakeOutcome = 'unknown-author' | 'duplicate' | 'stored' | 'review-started' | 'draft-deferred';
+
+/**
+ * What a webhook run's start sets on the review row when it starts one: the conditional upsert
+ * starts a run unless its head commit is already under review or reviewed (a failed run may go again).
+ */
+const START_WEBHOOK_RUN = `
+  on conflict (id) do update set
+    user_id = excluded.user_id, head_sha = excluded.head_sha, mode = excluded.mode, trigged_by = excluded.trigged_by,
+    run_id = gen_random_uuid(), state = 'WEBHOOK_RECEIVED', status = 'pending', attempt_number = 1, duration = 0,
+    failure_reason = null, incremental_diff = null, started_at = now(), completed_at = null,
+    requested_mode = null, previous_run = ${PREVIOUS_RUN_SNAPSHOT}
+  where reviews.head_sha is distinct from excluded.head_sha or reviews.status = 'failed'`;
 
 /**
  * The whole intake of a batch of deliveries in one statement, so one round trip and one commit
@@ -66,7 +80,7 @@ with input as (
     pr_number int, title text, state text, html_url text, diff text, draft boolean, merged boolean,
     head_branch text, base_branch text, base_sha text, head_sha text, merge_commit_sha text,
     commits_count int, additions int, deletions int, changed_files int, created_at timestamptz, updated_at timestamptz,
-    repo_id bigint, repo_html_url text, repo_private boolean, reviewable boolean)
+    repo_id bigint, repo_html_url text, repo_private boolean, reviewable boolean, awaits_config boolean)
   join unnest($2::json[]) with ordinality as b(body_blob, position) on b.position = i.ord
   left join users u on u.codehost_user_id = i.author_id
   left join github_installations gi on gi.id = i.installation_id and gi.deleted_at is null and not gi.suspended
@@ -119,24 +133,46 @@ started as (
   select u.id, u.pr_id, u.user_id, u.head_sha, 'focused', 'webhook'
   from upserted u join decision d on d.pr_id = u.pr_id
   where d.wants_review
-  on conflict (id) do update set
-    user_id = excluded.user_id, head_sha = excluded.head_sha, mode = excluded.mode, trigged_by = excluded.trigged_by,
-    run_id = gen_random_uuid(), state = 'WEBHOOK_RECEIVED', status = 'pending', attempt_number = 1, duration = 0,
-    failure_reason = null, incremental_diff = null, started_at = now(), completed_at = null,
-    requested_mode = null, previous_run = ${PREVIOUS_RUN_SNAPSHOT}
-  where reviews.head_sha is distinct from excluded.head_sha or reviews.status = 'failed'
+  ${START_WEBHOOK_RUN}
   returning pr_id
 ),
 recorded as (
-  insert into webhook_deliveries (delivery_id, event, action, user_id, pr_id, head_sha, starts_review)
-  select f.delivery_id, 'pull_request', f.action, f.user_id, f.pr_id, f.head_sha, exists (select 1 from started s where s.pr_id = f.pr_id)
+  insert into webhook_deliveries (delivery_id, event, action, user_id, pr_id, head_sha, starts_review, awaits_config)
+  select f.delivery_id, 'pull_request', f.action, f.user_id, f.pr_id, f.head_sha, exists (select 1 from started s where s.pr_id = f.pr_id), f.awaits_config
   from fresh f
   on conflict (delivery_id) do nothing
-  returning delivery_id, starts_review
+  returning delivery_id, starts_review, awaits_config
 )
-select i.ord, i.user_id is not null as owned, r.delivery_id is not null as stored, coalesce(r.starts_review, false) as review_started
+select i.ord, i.user_id is not null as owned, r.delivery_id is not null as stored, coalesce(r.starts_review, false) as review_started,
+  coalesce(r.awaits_config, false) as awaits_config
 from input i left join recorded r on r.delivery_id = i.delivery_id
 order by i.ord`;
+
+/**
+ * Starts the run of a draft's delivery that waited for its repository configuration (which reviews
+ * drafts), if the pull request is still that open draft at that commit, and makes the delivery the
+ * relay's to enqueue until it is marked.
+ */
+const START_DEFERRED_DRAFT = `
+with pr as (
+  select p.id, p.pr_id, p.user_id, p.head_sha
+  from webhook_deliveries d join pull_requests p on p.pr_id = d.pr_id
+  where d.delivery_id = $1 and d.awaits_config and p.head_sha = d.head_sha and p.state = 'open' and p.draft
+),
+started as (
+  insert into reviews (id, pr_id, user_id, head_sha, mode, trigged_by)
+  select id, pr_id, user_id, head_sha, 'focused', 'webhook' from pr
+  ${START_WEBHOOK_RUN}
+  returning id
+),
+status as (
+  update pull_requests set review_status = 'pending' where id in (select id from started)
+),
+recorded as (
+  update webhook_deliveries set starts_review = true, enqueued_at = null
+  where delivery_id = $1 and exists (select 1 from started)
+)
+select exists (select 1 from started) as started`;
 
 const SMALL_FIELDS: Array<[keyof IntakeItem, string]> = [
   ['deliveryId', 'delivery_id'],
@@ -168,6 +204,7 @@ const SMALL_FIELDS: Array<[keyof IntakeItem, string]> = [
   ['repoHtmlUrl', 'repo_html_url'],
   ['repoPrivate', 'repo_private'],
   ['reviewable', 'reviewable'],
+  ['awaitsConfig', 'awaits_config'],
 ];
 
 /**
@@ -195,13 +232,21 @@ export class WebhookIntakeRepository {
     const parameters = [batchFields(items), items.map((item) => item.bodyJson)];
     for (let attempt = 1; ; attempt++) {
       try {
-        const rows = await this.database.prepared<{ owned: boolean; stored: boolean; review_started: boolean }>('webhook_intake', INTAKE, parameters);
-        return rows.map((row) => (!row.owned ? 'unknown-author' : !row.stored ? 'duplicate' : row.review_started ? 'review-started' : 'stored'));
+        const rows = await this.database.prepared<{ owned: boolean; stored: boolean; review_started: boolean; awaits_config: boolean }>('webhook_intake', INTAKE, parameters);
+        return rows.map((row) =>
+          !row.owned ? 'unknown-author' : !row.stored ? 'duplicate' : row.review_started ? 'review-started' : row.awaits_config ? 'draft-deferred' : 'stored',
+        );
       } catch (error) {
         // The statement locks the pull request and its review, as a worker finishing a run does:
         // PostgreSQL may pick it as a deadlock's victim. It wrote nothing; GitHub must not see a 500.
         if (attempt >= INTAKE_ATTEMPTS || !isTransientConflict(error)) throw error;
       }
     }
+  }
+
+  /** True when the deferred draft's run started (see START_DEFERRED_DRAFT). */
+  async startDeferredDraft(deliveryId: string): Promise<boolean> {
+    const [row] = await this.database.prepared<{ started: boolean }>('webhook_start_deferred_draft', START_DEFERRED_DRAFT, [deliveryId]);
+    return row?.started ?? false;
   }
 }

@@ -18,8 +18,7 @@ export interface RepositoryConfigSource {
  * so; a GitHub or network failure throws, so the step is retried like the diff read.
  */
 export async function loadRepositoryConfig(source: RepositoryConfigSource, repositoryName: string, baseSha: string, token: string | undefined): Promise<RepositoryConfig> {
-  const key = `repo-config:${repositoryName}@${baseSha}`;
-  const cached = await getJson<RepositoryConfig>(source.kv, key).catch(() => null);
+  const cached = await cachedRepositoryConfig(source.kv, repositoryName, baseSha);
   if (cached !== null) return cached;
   let text: string | null;
   try {
@@ -32,6 +31,13 @@ export async function loadRepositoryConfig(source: RepositoryConfigSource, repos
   }
   const config = text === null ? DEFAULT_REPOSITORY_CONFIG : parseRepositoryConfig(text);
   // The cache is an optimization: a store that is down costs a GitHub read, never the review.
-  await setJson(source.kv, key, config, CACHE_TTL_SECONDS).catch(() => undefined);
+  await setJson(source.kv, cacheKey(repositoryName, baseSha), config, CACHE_TTL_SECONDS).catch(() => undefined);
   return config;
+}
+
+const cacheKey = (repositoryName: string, baseSha: string) => `repo-config:${repositoryName}@${baseSha}`;
+
+/** The file as a run of this repository and base commit read it, if one did lately; null when unknown (or the store is down). */
+export function cachedRepositoryConfig(kv: KeyValueStore, repositoryName: string, baseSha: string): Promise<RepositoryConfig | null> {
+  return getJson<RepositoryConfig>(kv, cacheKey(repositoryName, baseSha)).catch(() => null);
 }

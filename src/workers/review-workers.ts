@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Job, QueueName } from '../adapters/queue/job-queue.js';
 import { runCommand } from '../publishing/command-step.js';
 import { publishReview } from '../publishing/publish-step.js';
+import { decideDraft } from '../review/pipeline/draft-step.js';
 import { extractContent } from '../review/pipeline/extract-step.js';
 import { reviewContent } from '../review/pipeline/review-step.js';
 import { currentRunOfDelivery, sanitizeDelivery } from '../review/pipeline/sanitize-step.js';
@@ -12,7 +13,7 @@ export interface ReviewWorkerOptions {
 }
 
 /**
- * The review pipeline's consumers: `unprocessedWebhookPayload` → `sanitizedPrPayload` →
+ * The review pipeline's consumers: (`undecidedDraft` →) `unprocessedWebhookPayload` → `sanitizedPrPayload` →
  * `extractedPrContent`, then `completedReview` (publishing through the GitHub App) and the App's
  * `appCommand`. A job that fails for good fails its run, with the reason kept.
  */
@@ -47,6 +48,11 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
     };
 
   queue.process('unprocessedWebhookPayload', traced((job) => sanitizeDelivery({ reviews: repos.reviews, queue }, job)), { concurrency: 4, onFailed: failDelivery });
+  queue.process(
+    'undecidedDraft',
+    traced((job) => decideDraft({ github: app.github, kv: app.kv, tokens: app.services.githubTokens, deliveries: repos.deliveries, intake: repos.webhookIntake, queue }, job)),
+    { concurrency: 2, onFailed: (job) => void metrics.jobsFailed.labels(job.name).inc() },
+  );
   queue.process(
     'sanitizedPrPayload',
     traced((job) =>

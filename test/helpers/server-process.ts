@@ -23,12 +23,14 @@ export interface StartOptions {
   logFile?: string;
   /** Node flags before the entry point (a bench's `--cpu-prof`, which NODE_OPTIONS may not carry). */
   nodeArgs?: string[];
+  /** The source tree to run (`npm run bench:compare` runs an older revision's); this one by default. */
+  root?: string;
 }
 
-function launch(env: Record<string, string>, { logFile, nodeArgs = [] }: StartOptions) {
+function launch(env: Record<string, string>, { logFile, nodeArgs = [], root = ROOT }: StartOptions) {
   const fd = logFile === undefined ? undefined : openSync(logFile, 'w');
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT,
+    cwd: root,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', fd ?? 'pipe', fd ?? 'pipe'],
   });

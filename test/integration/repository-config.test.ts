@@ -1,4 +1,6 @@
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reviews, webhookDeliveries } from '../../src/db/schema/index.js';
 import { MODE_PROMPTS } from '../../src/review/ask/prompt-texts.js';
 import type { ChatRequest } from '../fakes/fake-openai-chat.js';
 import { signInWithGitHub, type GitHubSignIn } from '../helpers/github-login.js';
@@ -180,8 +182,34 @@ describe('.ai-review.yml', () => {
     expect(await information(author, draft.pull_request.id)).toMatchObject({ reviewStatus: 'pending', failureReason: null });
     expect(requestsFor('Draft by default', before)).toHaveLength(0);
 
-    const reviewedDraft = await deliverPullRequest(world, author, SAMPLE_DIFF, { ...repository('reviews:\n  drafts: true\n'), draft: true, title: 'Draft reviewed' });
+    const reviewing = repository('reviews:\n  drafts: true\n');
+    const reviewedDraft = await deliverPullRequest(world, author, SAMPLE_DIFF, { ...reviewing, draft: true, title: 'Draft reviewed' });
     expect(await settledReview(world.t.app, author.cookie, reviewedDraft.pull_request.id)).toMatchObject({ reviewStatus: 'completed', prIsDraft: true });
     expect(requestsFor('Draft reviewed', before)).toHaveLength(1);
+    // The first draft of a base commit waited for the file (the undecidedDraft job); the next are
+    // decided at intake from the cached file, and the file is read once.
+    const deliveryOf = async (prId: number) => (await world.t.app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.prId, prId)))[0]!;
+    expect(await deliveryOf(reviewedDraft.pull_request.id)).toMatchObject({ awaitsConfig: true, startsReview: true });
+    const nextDraft = await deliverPullRequest(world, author, SAMPLE_DIFF, { ...reviewing, draft: true, title: 'Next draft reviewed' });
+    expect(await deliveryOf(nextDraft.pull_request.id)).toMatchObject({ awaitsConfig: false, startsReview: true });
+    expect(await settledReview(world.t.app, author.cookie, nextDraft.pull_request.id)).toMatchObject({ reviewStatus: 'completed', prIsDraft: true });
+    const reads = world.github.requests.filter((request) => request.path === `/repos/${reviewing.repository.full_name}/contents/.ai-review.yml`);
+    expect(reads).toHaveLength(1);
+  });
+
+  it('drafts off: a draft decided at intake leaves no run; marked ready, it is reviewed', async () => {
+    const author = await signInWithGitHub(world.t.app, world.github);
+    const repo = repository('reviews:\n  mode: quick\n');
+    const first = await deliverPullRequest(world, author, SAMPLE_DIFF, { ...repo, draft: true, title: 'First quiet draft' });
+    // Its job reads the file (and caches it) and starts nothing.
+    await expect.poll(() => world.github.requests.filter((request) => request.path === `/repos/${repo.repository.full_name}/contents/.ai-review.yml`).length, { timeout: 20_000, interval: 50 }).toBe(1);
+    const draft = await deliverPullRequest(world, author, SAMPLE_DIFF, { ...repo, draft: true, title: 'Quiet draft' });
+    const runs = await world.t.app.db.select().from(reviews).where(inArray(reviews.prId, [first.pull_request.id, draft.pull_request.id]));
+    expect(runs).toHaveLength(0);
+
+    const before = world.model.completions().length;
+    await deliverPullRequest(world, author, SAMPLE_DIFF, { ...repo, prId: draft.pull_request.id, action: 'ready_for_review', draft: false, title: 'Quiet draft', updatedAt: '2030-01-01T00:00:00Z' });
+    expect(await settledReview(world.t.app, author.cookie, draft.pull_request.id)).toMatchObject({ reviewStatus: 'completed', prIsDraft: false, mode: 'quick' });
+    expect(requestsFor('Quiet draft', before)).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pullRequests, repositories, reviews, webhookDeliveries } from '../../src/db/schema/index.js';
+import { loadRepositoryConfig } from '../../src/repository-config/load-repository-config.js';
 import { createAccount } from '../helpers/accounts.js';
 import { githubEnv, signInWithGitHub } from '../helpers/github-login.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -132,17 +133,82 @@ describe('webhook intake', () => {
       return (await queued()) - before;
     };
 
-    // A draft starts a run: the pipeline ends it without a trace unless `.ai-review.yml` says
-    // `drafts: true` (repository-config.test.ts), and reviews it if it is marked ready meanwhile.
-    expect(await deliver({ action: 'opened', draft: true, headSha: 'a1' })).toBe(1);
+    // A draft whose repository's file is not known yet starts no run (its own job decides, below);
+    // marked ready, it is reviewed.
+    expect(await deliver({ action: 'opened', draft: true, headSha: 'a1' })).toBe(0);
     expect(await deliver({ action: 'labeled', headSha: 'a1' })).toBe(0);
-    expect(await deliver({ action: 'ready_for_review', draft: false, headSha: 'a1' })).toBe(0);
+    expect(await deliver({ action: 'ready_for_review', draft: false, headSha: 'a1' })).toBe(1);
     // The same commit again, under another action or delivery: no second review.
     expect(await deliver({ action: 'reopened', headSha: 'a1' })).toBe(0);
     expect(await deliver({ action: 'synchronize', headSha: 'b2' })).toBe(1);
     expect(await deliver({ action: 'assigned', headSha: 'b2' })).toBe(0);
     expect(await deliver({ action: 'synchronize', headSha: 'c3' })).toBe(1);
     expect((await storedPr(prId))?.headSha).toBe('c3');
+  });
+
+  describe('drafts, decided at intake from the cached `.ai-review.yml`', () => {
+    let repoCount = 0;
+    /** A repository of its own, its file at the base commit read once as a run reads it (and so cached), or never read. */
+    async function repository(file: string | null) {
+      const id = 800_000 + ++repoCount;
+      const repo = { id, full_name: `draft-org/repo-${id}` };
+      const baseSha = `draftbase${repoCount}`.padEnd(40, '0');
+      if (file !== null) {
+        github.setFile(repo.full_name, baseSha, '.ai-review.yml', file);
+        await loadRepositoryConfig({ github: t.app.github, kv: t.app.kv }, repo.full_name, baseSha, undefined);
+      }
+      return { repository: repo, baseSha };
+    }
+    const undecided = async () => (await t.app.queue.counts('undecidedDraft')).waiting;
+    const deliveryOf = async (prId: number) => (await t.app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.prId, prId)))[0];
+    const reviewOf = async (prId: number) => (await t.app.db.select().from(reviews).where(eq(reviews.prId, prId)))[0];
+
+    it('a draft of a repository whose file does not review drafts is stored, with no run and no job', async () => {
+      const author = await signInWithGitHub(t.app, github);
+      const payload = examplePayload({ authorId: author.githubId, draft: true, ...(await repository('reviews:\n  mode: deep\n')) });
+      const [runs, drafts] = [await queued(), await undecided()];
+      expect((await t.app.inject(await signedDelivery(payload))).statusCode).toBe(200);
+      expect([await queued(), await undecided()]).toEqual([runs, drafts]);
+      expect(await reviewOf(payload.pull_request.id)).toBeUndefined();
+      expect(await storedPr(payload.pull_request.id)).toMatchObject({ draft: true, reviewStatus: 'pending' });
+      expect(await deliveryOf(payload.pull_request.id)).toMatchObject({ startsReview: false, awaitsConfig: false });
+
+      // Marked ready: reviewed.
+      const ready = examplePayload({ authorId: author.githubId, prId: payload.pull_request.id, action: 'ready_for_review', draft: false, updatedAt: '2030-01-01T00:00:00Z' });
+      Object.assign(ready.repository, payload.repository);
+      expect((await t.app.inject(await signedDelivery(ready))).statusCode).toBe(200);
+      expect(await queued()).toBe(runs + 1);
+      expect(await reviewOf(payload.pull_request.id)).toMatchObject({ status: 'pending', triggedBy: 'webhook' });
+    });
+
+    it('a draft of a repository whose file says drafts: true starts its run at intake', async () => {
+      const author = await signInWithGitHub(t.app, github);
+      const payload = examplePayload({ authorId: author.githubId, draft: true, ...(await repository('reviews:\n  drafts: true\n')) });
+      const [runs, drafts] = [await queued(), await undecided()];
+      expect((await t.app.inject(await signedDelivery(payload))).statusCode).toBe(200);
+      expect([await queued(), await undecided()]).toEqual([runs + 1, drafts]);
+      expect(await deliveryOf(payload.pull_request.id)).toMatchObject({ startsReview: true, awaitsConfig: false });
+    });
+
+    it('a draft whose file is not cached waits for the undecidedDraft job, which the relay also finds', async () => {
+      const author = await signInWithGitHub(t.app, github);
+      const payload = examplePayload({ authorId: author.githubId, draft: true, ...(await repository(null)) });
+      const [runs, drafts] = [await queued(), await undecided()];
+      expect((await t.app.inject(await signedDelivery(payload))).statusCode).toBe(200);
+      expect([await queued(), await undecided()]).toEqual([runs, drafts + 1]);
+      expect(await reviewOf(payload.pull_request.id)).toBeUndefined();
+      const delivery = (await deliveryOf(payload.pull_request.id))!;
+      expect(delivery).toMatchObject({ startsReview: false, awaitsConfig: true });
+      await expect.poll(async () => (await deliveryOf(payload.pull_request.id))?.enqueuedAt).not.toBeNull();
+
+      // As if stored while the queue was down: the relay finds it and enqueues it again on the draft
+      // queue (where its job id is still waiting), not as a run.
+      await t.app.db.update(webhookDeliveries).set({ enqueuedAt: null, receivedAt: new Date(Date.now() - 60_000) }).where(eq(webhookDeliveries.deliveryId, delivery.deliveryId));
+      expect((await t.app.repos.deliveries.listUnqueued(new Date(), 1_000)).map((row) => row.deliveryId)).toContain(delivery.deliveryId);
+      expect(await t.app.services.webhook.dispatchPending()).toBeGreaterThanOrEqual(1);
+      await expect.poll(async () => (await deliveryOf(payload.pull_request.id))?.enqueuedAt).not.toBeNull();
+      expect([await queued(), await undecided()]).toEqual([runs, drafts + 1]);
+    });
   });
 
   it('an out-of-order (older) delivery neither overwrites the pull request nor starts a review', async () => {

@@ -5,6 +5,11 @@
 export interface JobPayloads {
   /** A stored webhook delivery to sanitize. */
   unprocessedWebhookPayload: { deliveryId: string };
+  /**
+   * A draft's stored delivery whose repository configuration was not cached at intake: its own
+   * queue, so that drafts never wait in front of real reviews (decisions.md, "Drafts at intake").
+   */
+  undecidedDraft: { deliveryId: string };
   /** A pull request ready for its content to be read. */
   sanitizedPrPayload: ReviewRequest;
   /** A pull request whose diff is stored, ready for the model. */
@@ -49,6 +54,7 @@ export type RetryPolicies = Record<QueueName, RetryPolicy>;
 
 export const DEFAULT_RETRY_POLICIES: RetryPolicies = {
   unprocessedWebhookPayload: { attempts: 5, backoffMs: 1_000 },
+  undecidedDraft: { attempts: 5, backoffMs: 2_000 },
   sanitizedPrPayload: { attempts: 5, backoffMs: 2_000 },
   extractedPrContent: { attempts: 4, backoffMs: 5_000 },
   completedReview: { attempts: 6, backoffMs: 2_000 },

@@ -146,6 +146,7 @@ export default fp(
         intake: repos.webhookIntake,
         deliveries: repos.deliveries,
         queue: app.queue,
+        kv: app.kv,
         webhookSecret: () => githubApps.webhookSecret(),
         log: log.child({ component: 'webhook' }),
         appEvents,

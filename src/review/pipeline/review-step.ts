@@ -76,10 +76,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
 
   // What the repository's `.ai-review.yml` and the team's feedback add (decisions.md §10).
   const config = (review.repositoryConfig as RepositoryConfig | null) ?? DEFAULT_REPOSITORY_CONFIG;
-  const [rejected, learnings] = await Promise.all([
-    deps.feedback.rejected(pr.userId, pr.repositoryName),
-    deps.feedback.learnings(pr.userId, pr.repositoryName, PROMPT_LEARNINGS),
-  ]);
+  const { rejected, learnings } = await deps.feedback.forReview(pr.userId, pr.repositoryName, PROMPT_LEARNINGS);
   const instructionsFor = instructionMatcher(config.instructions);
 
   const incremental = review.incrementalDiff !== null;
@@ -91,7 +88,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     pullRequest: { title: pr.title, body: pullRequestDescription(pr), headBranch: pr.headBranch, baseBranch: pr.baseBranch },
     fileContextTokens,
     instructions: config.instructions.map((instruction) => instruction.text),
-    learnings: learnings.map((learning) => learning.note),
+    learnings,
   };
   const { changes, reviewable, skipped, skippedChanges, coverage, chunks } = prepareReview(review.incrementalDiff ?? pr.diffContent, {
     maxFileDiffBytes: deps.maxFileDiffBytes,

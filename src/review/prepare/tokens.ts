@@ -15,23 +15,35 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
  * diff of unique words (a data file, random identifiers) has filled it, every later miss pays an
  * eviction that walks over the deleted entries V8 keeps in the table until it is compacted, and a
  * worker that runs for weeks stays slow (an ordinary 5 MB diff took twice its fresh time). A small
- * cache, emptied before each review, keeps the cost of an input the same whatever came before it
- * and the memory bounded. Measured on o200k (CPU ms for 2 MB of ordinary diff / 0.6 MB of unique
- * words): no cache 165 / 937, 1,000 entries 105 / 938, 4,000 96 / 994, 10,000 103 / 1,638,
+ * cache keeps the memory bounded. Measured on o200k (CPU ms for 2 MB of ordinary diff / 0.6 MB of
+ * unique words): no cache 165 / 937, 1,000 entries 105 / 938, 4,000 96 / 994, 10,000 103 / 1,638,
  * 100,000 (the default, once full) 6,609 for the unique words: 4,000 holds the words one review
  * repeats (keywords, identifiers, indentation) and costs unique words almost nothing.
  */
 export const MERGE_CACHE_ENTRIES = 4_000;
 setMergeCacheSize(MERGE_CACHE_ENTRIES);
 
-/** Forgets the words of earlier inputs; `prepareReview` calls it before each review. */
+/**
+ * The cache is emptied (its deleted entries with it) once this much text was counted since it was
+ * last emptied: after a large or pathological input, never between ordinary reviews, which keep the
+ * words of the constant prompt and of the code they share warm (emptied before every review, a
+ * 38 KB diff cost twice the CPU: issue 18).
+ */
+export const CLEAR_AFTER_CHARS = 1_000_000;
+let charsSinceClear = 0;
+
+/** Called before each review: forgets the words of earlier inputs if they were many (see CLEAR_AFTER_CHARS). */
 export function resetTokenCounting(): void {
+  if (charsSinceClear < CLEAR_AFTER_CHARS) return;
   clearMergeCache();
+  charsSinceClear = 0;
 }
 
 /** Exact count. About 20 MB/s: fine for a prompt, wasteful for a 5 MB file that is over any budget. */
 export function countTokens(text: string): number {
-  return text.length === 0 ? 0 : countO200k(text, PLAIN_TEXT);
+  if (text.length === 0) return 0;
+  charsSinceClear += text.length;
+  return countO200k(text, PLAIN_TEXT);
 }
 
 /**

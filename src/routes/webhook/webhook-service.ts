@@ -1,4 +1,5 @@
 import { verify } from '@octokit/webhooks-methods';
+import type { KeyValueStore } from '../../adapters/kv/key-value-store.js';
 import type { JobQueue } from '../../adapters/queue/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
 import { Batcher } from '../../lib/batcher.js';
@@ -8,6 +9,8 @@ import { zodDetails } from '../../lib/zod-details.js';
 import type { UserRepository } from '../../repositories/user-repository.js';
 import type { WebhookDeliveryRepository } from '../../repositories/webhook-delivery-repository.js';
 import type { IntakeItem, IntakeOutcome, WebhookIntakeRepository } from '../../repositories/webhook-intake-repository.js';
+import { cachedRepositoryConfig } from '../../repository-config/load-repository-config.js';
+import { switchedOff } from '../../repository-config/run-policy.js';
 import type { SessionInfo } from '../../services/session-service.js';
 import type { AppEventsService } from './app-events.js';
 import { pullRequestEventSchema, type PullRequestEvent } from './webhook-schemas.js';
@@ -26,11 +29,16 @@ export interface IncomingDelivery {
 
 export type DeliveryOutcome = 'ping' | 'app-event' | IntakeOutcome;
 
+/** The queue of a stored delivery's job: its run's first step, or the decision of a draft that waits for its configuration. */
+type DeliveryQueue = 'unprocessedWebhookPayload' | 'undecidedDraft';
+
 export interface WebhookServiceDeps {
   users: UserRepository;
   intake: WebhookIntakeRepository;
   deliveries: WebhookDeliveryRepository;
   queue: JobQueue;
+  /** Holds the repository configurations runs have read, which decide a draft's delivery at intake. */
+  kv: KeyValueStore;
   /** GITHUB_WEBHOOK_SECRET, else the secret of the App the manifest flow stored (decisions.md §13). */
   webhookSecret: () => Promise<string | undefined>;
   log: Logger;
@@ -48,7 +56,7 @@ export interface WebhookServiceDeps {
  */
 export class WebhookService {
   private readonly intake: Batcher<IntakeItem, IntakeOutcome>;
-  private readonly dispatcher: Batcher<string, boolean>;
+  private readonly dispatchers: Record<DeliveryQueue, Batcher<string, boolean>>;
   /** Marks of enqueued deliveries still being written; the request does not wait for them. */
   private readonly marking = new Set<Promise<void>>();
 
@@ -59,7 +67,8 @@ export class WebhookService {
       // One statement cannot upsert a pull request twice.
       keys: (item) => [`delivery:${item.deliveryId}`, `pr:${item.prId}`],
     });
-    this.dispatcher = new Batcher((deliveryIds) => this.enqueue(deliveryIds), { maxBatchSize: 100, concurrency: 2 });
+    const dispatcher = (queue: DeliveryQueue) => new Batcher<string, boolean>((deliveryIds) => this.enqueue(queue, deliveryIds), { maxBatchSize: 100, concurrency: 2 });
+    this.dispatchers = { unprocessedWebhookPayload: dispatcher('unprocessedWebhookPayload'), undecidedDraft: dispatcher('undecidedDraft') };
   }
 
   async receive(delivery: IncomingDelivery): Promise<DeliveryOutcome> {
@@ -86,26 +95,41 @@ export class WebhookService {
       throw new AppError('FORBIDDEN', 'An unsigned delivery may only carry your own pull requests');
     }
 
-    const outcome = await this.intake.submit(intakeItem(deliveryId, payload, bodyJson));
+    const outcome = await this.intake.submit(await this.decideDraft(intakeItem(deliveryId, payload, bodyJson)));
     // The API document's answer when no registered user is the author; through the App, a pull
     // request nobody here owns (no registered author, an unclaimed installation) is simply not stored.
     if (outcome === 'unknown-author' && (payload.installation ?? null) === null) throw new AppError('INTERNAL', 'Failed to process webhook payload');
     // The answer only waits for the store: the job follows, and the relay covers a failed enqueue.
-    if (outcome === 'review-started') void this.dispatcher.submit(deliveryId);
+    if (outcome === 'review-started') void this.dispatchers.unprocessedWebhookPayload.submit(deliveryId);
+    if (outcome === 'draft-deferred') void this.dispatchers.undecidedDraft.submit(deliveryId);
     return outcome;
+  }
+
+  /**
+   * A draft is reviewed only when its repository's `.ai-review.yml` says `drafts: true`: decided here
+   * from the file a run of the same base commit cached, so a draft that is not reviewed costs no run.
+   * Without a cached file the delivery is stored for the `undecidedDraft` job, which reads it.
+   */
+  private async decideDraft(item: IntakeItem): Promise<IntakeItem> {
+    if (!item.reviewable || !item.draft) return item;
+    const config = await cachedRepositoryConfig(this.deps.kv, item.repositoryName, item.baseSha);
+    if (config === null) return { ...item, reviewable: false, awaitsConfig: true };
+    return { ...item, reviewable: switchedOff({ triggedBy: 'webhook', draft: true }, config) === null };
   }
 
   /** The relay: enqueues deliveries stored while the queue was unreachable. Returns how many. */
   async dispatchPending(olderThanMs = 2_000, limit = 100): Promise<number> {
     const pending = await this.deps.deliveries.listUnqueued(new Date(Date.now() - olderThanMs), limit);
-    const enqueued = await this.enqueue(pending.map((row) => row.deliveryId));
+    // A deferred draft whose run started goes on as any run; one still undecided to its own job.
+    const ids = (started: boolean) => pending.filter((row) => row.startsReview === started).map((row) => row.deliveryId);
+    const enqueued = [...(await this.enqueue('unprocessedWebhookPayload', ids(true))), ...(await this.enqueue('undecidedDraft', ids(false)))];
     return enqueued.filter(Boolean).length;
   }
 
   /** Waits for the deliveries being written and enqueued (shutdown). */
   async drained(): Promise<void> {
     await this.intake.drained();
-    await this.dispatcher.drained();
+    await Promise.all(Object.values(this.dispatchers).map((dispatcher) => dispatcher.drained()));
     await Promise.all(this.marking);
   }
 
@@ -125,9 +149,10 @@ export class WebhookService {
    * Enqueues the deliveries in one batch (the job id is the delivery id, so a repeat is ignored)
    * and marks them. A failure leaves the whole batch for the relay.
    */
-  private async enqueue(deliveryIds: string[]): Promise<boolean[]> {
+  private async enqueue(queue: DeliveryQueue, deliveryIds: string[]): Promise<boolean[]> {
+    if (deliveryIds.length === 0) return [];
     try {
-      await this.deps.queue.addMany('unprocessedWebhookPayload', deliveryIds.map((deliveryId) => ({ payload: { deliveryId }, options: { jobId: deliveryId } })));
+      await this.deps.queue.addMany(queue, deliveryIds.map((deliveryId) => ({ payload: { deliveryId }, options: { jobId: deliveryId } })));
     } catch (error) {
       this.deps.log.warn({ err: error }, 'queue unavailable: stored deliveries will be enqueued by the relay');
       return deliveryIds.map(() => false);
@@ -175,9 +200,9 @@ function intakeItem(deliveryId: string, payload: PullRequestEvent, bodyJson: str
     repoId: repository.id,
     repoHtmlUrl: repository.html_url ?? null,
     repoPrivate: repository.private ?? false,
-    // Drafts start a run too: only the repository's `.ai-review.yml` (read by the pipeline, at the
-    // base commit) can say `drafts: true`; otherwise the run is dismissed without a trace.
+    // A draft's, as its repository's `.ai-review.yml` says (`decideDraft`).
     reviewable: REVIEW_ACTIONS.has(payload.action) && pr.state === 'open',
+    awaitsConfig: false,
     bodyJson,
   };
 }

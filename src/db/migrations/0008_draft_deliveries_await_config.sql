@@ -1,0 +1,3 @@
+DROP INDEX "webhook_deliveries_unqueued_idx";--> statement-breakpoint
+ALTER TABLE "webhook_deliveries" ADD COLUMN "awaits_config" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_unqueued_idx" ON "webhook_deliveries" USING btree ("received_at") WHERE ("webhook_deliveries"."starts_review" or "webhook_deliveries"."awaits_config") and "webhook_deliveries"."enqueued_at" is null;
