@@ -14,3 +14,6 @@ export * from './finding-feedback.js';
 export * from './service-settings.js';
 export * from './github-installations.js';
 export * from './github-publications.js';
+export * from './usage-records.js';
+export * from './usage-daily.js';
+export * from './review-runs.js';
