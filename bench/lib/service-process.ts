@@ -90,7 +90,10 @@ export async function startService(
   return {
     url: server!.url!,
     dataDir,
-    pid: server!.pid,
+    // A getter: a restart starts a new process.
+    get pid() {
+      return server!.pid;
+    },
     inspect: async (look) => {
       if (database === undefined) await stop();
       const handle = await openDatabase({ url: database?.url, dataDir });

@@ -54,8 +54,20 @@ export class UsageHistoryRepository {
 
   /** Sums per group key over the range, only keys with use (the service fills the empty days). */
   async grouped(userId: string, range: DayRange, groupBy: UsageGroup, modelId?: string): Promise<Array<UsageSums & { key: string }>> {
+    const rows = await this.groupedQuery(userId, range, groupBy, modelId);
+    return rows.map((row) => ({
+      key: row.key,
+      generations: Number(row.generations),
+      inputTokens: Number(row.inputTokens),
+      outputTokens: Number(row.outputTokens),
+      costUsd: Number(row.costUsd),
+    }));
+  }
+
+  /** The statement behind `grouped` (the benchmark prints its plan). */
+  groupedQuery(userId: string, range: DayRange, groupBy: UsageGroup, modelId?: string) {
     const key = GROUP_KEYS[groupBy];
-    const rows = await this.db
+    return this.db
       .select({
         key,
         generations: sql<string>`sum(${usageDaily.generations})`,
@@ -67,13 +79,6 @@ export class UsageHistoryRepository {
       .where(and(eq(usageDaily.userId, userId), between(usageDaily.day, range.from, range.to), modelId === undefined ? undefined : eq(usageDaily.modelId, modelId)))
       .groupBy(key)
       .orderBy(key);
-    return rows.map((row) => ({
-      key: row.key,
-      generations: Number(row.generations),
-      inputTokens: Number(row.inputTokens),
-      outputTokens: Number(row.outputTokens),
-      costUsd: Number(row.costUsd),
-    }));
   }
 
   /** The review runs that finished in the range, counted and their durations ranked. */
@@ -112,41 +117,52 @@ export class UsageHistoryRepository {
    * row of the one before (at, id) on the index, so no page is held longer than it is written.
    */
   async *records(userId: string, range: DayRange): AsyncGenerator<ExportRow[]> {
-    let after: { at: string; id: number } | undefined;
+    let after: ExportCursor | undefined;
     for (;;) {
-      const page = await this.db
-        .select({
-          id: usageRecords.id,
-          cursor: sql<string>`${usageRecords.at}::text`,
-          at: isoTime(usageRecords.at),
-          kind: usageRecords.kind,
-          modelId: usageRecords.modelId,
-          source: usageRecords.source,
-          inputTokens: sql<string>`${usageRecords.inputTokens}::text`,
-          outputTokens: sql<string>`${usageRecords.outputTokens}::text`,
-          costUsd: sql<string>`trim_scale(${usageRecords.costUsd})::text`,
-          repositoryName: sql<string>`coalesce(${usageRecords.repositoryName}, '')`,
-          pullRequestId: sql<string>`coalesce(${usageRecords.pullRequestId}::text, '')`,
-          durationMs: sql<string>`${usageRecords.durationMs}::text`,
-        })
-        .from(usageRecords)
-        .where(
-          and(
-            eq(usageRecords.userId, userId),
-            gte(usageRecords.at, startOf(range.from)),
-            lt(usageRecords.at, endOf(range.to)),
-            // A row comparison: one index range, where an OR of the two conditions may not be.
-            after === undefined ? undefined : sql`(${usageRecords.at}, ${usageRecords.id}) > (${after.at}::timestamptz, ${after.id})`,
-          ),
-        )
-        .orderBy(asc(usageRecords.at), asc(usageRecords.id))
-        .limit(EXPORT_PAGE);
+      const page = await this.recordsPageQuery(userId, range, after);
       if (page.length > 0) yield page.map(({ id: _id, cursor: _cursor, ...row }) => row);
       if (page.length < EXPORT_PAGE) return;
       const last = page.at(-1)!;
       after = { at: last.cursor, id: last.id };
     }
   }
+
+  /** One page of the export, after `after` (the benchmark prints its plan). */
+  recordsPageQuery(userId: string, range: DayRange, after: ExportCursor | undefined) {
+    return this.db
+      .select({
+        id: usageRecords.id,
+        cursor: sql<string>`${usageRecords.at}::text`,
+        at: isoTime(usageRecords.at),
+        kind: usageRecords.kind,
+        modelId: usageRecords.modelId,
+        source: usageRecords.source,
+        inputTokens: sql<string>`${usageRecords.inputTokens}::text`,
+        outputTokens: sql<string>`${usageRecords.outputTokens}::text`,
+        costUsd: sql<string>`trim_scale(${usageRecords.costUsd})::text`,
+        repositoryName: sql<string>`coalesce(${usageRecords.repositoryName}, '')`,
+        pullRequestId: sql<string>`coalesce(${usageRecords.pullRequestId}::text, '')`,
+        durationMs: sql<string>`${usageRecords.durationMs}::text`,
+      })
+      .from(usageRecords)
+      .where(
+        and(
+          eq(usageRecords.userId, userId),
+          gte(usageRecords.at, startOf(range.from)),
+          lt(usageRecords.at, endOf(range.to)),
+          // A row comparison: one index range, where an OR of the two conditions may not be.
+          after === undefined ? undefined : sql`(${usageRecords.at}, ${usageRecords.id}) > (${after.at}::timestamptz, ${after.id})`,
+        ),
+      )
+      .orderBy(asc(usageRecords.at), asc(usageRecords.id))
+      .limit(EXPORT_PAGE);
+  }
+}
+
+/** Where the last page ended: its last row's timestamp (as PostgreSQL wrote it) and id. */
+interface ExportCursor {
+  at: string;
+  id: number;
 }
 
 const startOf = (day: string) => new Date(`${day}T00:00:00.000Z`);

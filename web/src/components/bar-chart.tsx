@@ -63,9 +63,11 @@ export function BarChart({ title, labels, axisLabels, series, stacked = false, f
   }, [labels, axisLabels, series, stacked, format]);
 
   return (
-    <section className="card chart-card" aria-labelledby={`${id}-title`}>
+    // Not a labelled region: the page's fields are found by their labels (`From`, `To`), and a
+    // region named "Tokens per day" would answer to "To" as well.
+    <section className="card chart-card">
       <div className="chart-header">
-        <h2 id={`${id}-title`}>{title}</h2>
+        <h2>{title}</h2>
         <button type="button" className="button button-small" aria-pressed={showTable} aria-controls={`${id}-table`} onClick={() => setShowTable((shown) => !shown)}>
           {showTable ? 'Hide table' : 'Show table'}
         </button>

@@ -87,7 +87,7 @@ export function UsagePage() {
         <TextField label="From" type="date" value={draft.from} max={draft.to} required onChange={(event) => setDraft({ ...draft, from: event.target.value })} />
         <TextField label="To" type="date" value={draft.to} min={draft.from} required onChange={(event) => setDraft({ ...draft, to: event.target.value })} />
         <button type="submit" className="button button-primary">
-          Show
+          Apply
         </button>
       </form>
 
@@ -95,10 +95,11 @@ export function UsagePage() {
       {days.isPending ? <Loading /> : null}
 
       {days.data ? (
-        <section className="card" aria-labelledby="usage-totals">
-          <h2 id="usage-totals">
-            {range.from} to {range.to}
-          </h2>
+        <section className="card">
+          <h2>Summary</h2>
+          <p className="meta">
+            {range.from} – {range.to} (UTC)
+          </p>
           <dl className="usage-totals">
             <div>
               <dt>Spend</dt>
