@@ -23,13 +23,15 @@ interface BarChartProps {
   format: (value: number) => string;
   /** The first column's heading in the table. */
   labelHeading: string;
+  /** Counts: no ticks between whole numbers. */
+  wholeNumbers?: boolean;
 }
 
 /**
  * A bar chart with its table alternative: the canvas is hidden from assistive technology, the table
  * (visually hidden until shown) carries the same numbers for screen readers and for anyone who asks.
  */
-export function BarChart({ title, labels, axisLabels, series, stacked = false, format, labelHeading }: BarChartProps) {
+export function BarChart({ title, labels, axisLabels, series, stacked = false, format, labelHeading, wholeNumbers = false }: BarChartProps) {
   const id = useId();
   const canvas = useRef<HTMLCanvasElement>(null);
   const [showTable, setShowTable] = useState(false);
@@ -51,7 +53,7 @@ export function BarChart({ title, labels, axisLabels, series, stacked = false, f
         animation: false,
         scales: {
           x: { stacked, ticks: { color: text, maxRotation: 0, autoSkipPadding: 12 }, grid: { display: false } },
-          y: { stacked, beginAtZero: true, ticks: { color: text, callback: (value) => format(Number(value)) }, grid: { color: grid } },
+          y: { stacked, beginAtZero: true, ticks: { color: text, precision: wholeNumbers ? 0 : undefined, callback: (value) => format(Number(value)) }, grid: { color: grid } },
         },
         plugins: {
           legend: { display: series.length > 1, position: 'bottom', labels: { color: text, boxWidth: 12 } },
@@ -60,7 +62,7 @@ export function BarChart({ title, labels, axisLabels, series, stacked = false, f
       },
     });
     return () => chart.destroy();
-  }, [labels, axisLabels, series, stacked, format]);
+  }, [labels, axisLabels, series, stacked, format, wholeNumbers]);
 
   return (
     // Not a labelled region: the page's fields are found by their labels (`From`, `To`), and a

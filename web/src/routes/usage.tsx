@@ -127,7 +127,7 @@ export function UsagePage() {
       {days.data ? <BarChart title="Tokens per day" labelHeading="Day" labels={labels} axisLabels={axisLabels} series={tokenSeries} stacked format={tokens} /> : null}
       {reviews.data ? (
         <div className="grid-2">
-          <BarChart title="Reviews by mode" labelHeading="Mode" labels={modeLabels} series={modeSeries} format={whole} />
+          <BarChart title="Reviews by mode" labelHeading="Mode" labels={modeLabels} series={modeSeries} format={whole} wholeNumbers />
           <BarChart title="Review durations" labelHeading="Measure" labels={durationLabels} series={durationSeries} format={seconds} />
         </div>
       ) : null}
