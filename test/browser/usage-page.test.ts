@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../helpers/accounts.js';
-import { browserWorld, expectAccessible, expectHeading, SCREENSHOT_DIR, type BrowserWorld } from './browser-world.js';
+import { browserWorld, expectAccessible, expectHeading, signedInPage, SCREENSHOT_DIR, type BrowserWorld } from './browser-world.js';
 
 const DAY_MS = 86_400_000;
 const dayText = (time: number) => new Date(time).toISOString().slice(0, 10);
@@ -39,10 +39,7 @@ describe('the usage page in the browser', () => {
         now() - n * interval '2 days' - (20 + n * 9) * interval '1 second', now() - n * interval '2 days', (20 + n * 9) * 1000
       from generate_series(0, 11) as n`);
 
-    const context = await world.context();
-    const [name, value] = account.cookie.split('=') as [string, string];
-    await context.addCookies([{ name, value, url: world.baseUrl }]);
-    page = await world.page(context);
+    page = await signedInPage(world, account.cookie);
   }, 60_000);
   afterAll(() => world?.close());
   afterEach(() => {
