@@ -7,6 +7,7 @@ import { reviewPipelineBench } from './scenarios/review-pipeline.js';
 import { reviewPrepareBench } from './scenarios/review-prepare.js';
 import { reviewTokenizerBench } from './scenarios/review-tokenizer.js';
 import { startupBench } from './scenarios/startup.js';
+import { usageBench } from './scenarios/usage.js';
 import { webhookBench } from './scenarios/webhook.js';
 import { serversAvailable, type Backend } from './lib/service-process.js';
 
@@ -33,6 +34,7 @@ const scenarios: Record<string, (backends: Backend[]) => Promise<void>> = {
   webhook: perBackend((backend) => webhookBench(backend, duration)),
   lists: perBackend((backend) => listsBench(backend, duration)),
   publishing: perBackend((backend) => publishingBench(backend)),
+  usage: perBackend((backend) => usageBench(backend, duration)),
 };
 
 const selected = process.argv.slice(2);

@@ -94,7 +94,10 @@ export async function startService(
     url: server!.url!,
     databaseUrl: database?.url,
     dataDir,
-    pid: server!.pid,
+    // A getter: a restart starts a new process.
+    get pid() {
+      return server!.pid;
+    },
     inspect: async (look) => {
       if (database === undefined) await stop();
       const handle = await openDatabase({ url: database?.url, dataDir });

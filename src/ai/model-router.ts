@@ -10,7 +10,7 @@ import type { ByokDirectory, CachedProvider } from '../services/byok-directory.j
 import type { ProviderName } from './catalog/provider-catalog.js';
 import type { EndpointPolicy } from './endpoint-policy.js';
 import { createLanguageModel, providerBaseUrl } from './language-models.js';
-import type { UsageMeter } from './usage-meter.js';
+import type { MeterTarget, UsageContext, UsageMeter } from './usage-meter.js';
 
 export interface ModelRequest {
   userId: string;
@@ -21,11 +21,15 @@ export interface ModelRequest {
   settings?: WorkspaceSettings | null;
   /** An explicit choice among the user's providers. */
   provider?: { providerId?: string; modelProviderName?: string };
+  /** What the generations are for, on their usage records; a chat without a pull request when absent. */
+  usage?: UsageContext;
 }
 
 export interface ModelChoice {
-  /** Metered: every generation through it records its usage. */
+  /** Metered: every generation through it records its usage, under the request's `usage` context. */
   model: LanguageModelV3;
+  /** The same model metered under another context (a review's verification, a chat's pull request). */
+  meteredAs(context: Partial<UsageContext>): LanguageModelV3;
   modelId: string;
   source: 'byok' | 'platform';
   providerId: string | null;
@@ -56,6 +60,7 @@ export class ModelRouter {
 
   async resolve(request: ModelRequest): Promise<ModelChoice> {
     const { userId } = request;
+    const usage = request.usage ?? { kind: 'chat' };
     const slug = request.model?.trim() || (request.mode === undefined ? undefined : await this.modeModel(userId, request.mode, request.settings));
     const providers = await this.deps.directory.list(userId);
 
@@ -66,23 +71,23 @@ export class ModelRouter {
       if (!chosen.enabled) throw new AppError('BAD_REQUEST', `Your ${chosen.modelProviderName} key is disabled`);
       const modelId = slug ?? chosen.availableModels?.[0]?.id;
       if (modelId === undefined) throw new AppError('BAD_REQUEST', 'Choose a model for that provider');
-      return this.fromProvider(userId, chosen, modelId);
+      return this.fromProvider(userId, usage, chosen, modelId);
     }
 
     const enabled = providers.filter((provider) => provider.enabled);
     if (slug !== undefined) {
       const serving = enabled.find((provider) => provider.availableModels?.some((model) => model.id === slug));
-      if (serving !== undefined) return this.fromProvider(userId, serving, slug);
+      if (serving !== undefined) return this.fromProvider(userId, usage, serving, slug);
     }
 
     // The allowance is only read when the platform would serve the model: the read is on every chat's path.
     const { platformAi, freeAllowanceUsd } = this.deps.config;
     const offered = platformAi.baseUrl === undefined ? undefined : slug === undefined ? platformAi.models[0] : platformAi.models.find((model) => model.id === slug);
-    if (offered !== undefined && (await this.deps.usage.totalCost(userId)) < freeAllowanceUsd) return this.fromPlatform(userId, offered);
+    if (offered !== undefined && (await this.deps.usage.totalCost(userId)) < freeAllowanceUsd) return this.fromPlatform(userId, usage, offered);
 
     // Nothing asked for in particular: any model of the user's own keys will do.
     const fallback = slug === undefined ? enabled.find((provider) => (provider.availableModels?.length ?? 0) > 0) : undefined;
-    if (fallback !== undefined) return this.fromProvider(userId, fallback, fallback.availableModels![0]!.id);
+    if (fallback !== undefined) return this.fromProvider(userId, usage, fallback, fallback.availableModels![0]!.id);
 
     throw new AppError('PAYMENT_REQUIRED', this.refusal(slug, offered !== undefined));
   }
@@ -100,7 +105,7 @@ export class ModelRouter {
     return settings?.[MODE_FIELDS[mode]]?.trim() || undefined;
   }
 
-  private fromProvider(userId: string, provider: CachedProvider, modelId: string): ModelChoice {
+  private fromProvider(userId: string, usage: UsageContext, provider: CachedProvider, modelId: string): ModelChoice {
     const name = provider.modelProviderName as ProviderName;
     const model = createLanguageModel({
       provider: name,
@@ -110,26 +115,36 @@ export class ModelRouter {
       // A URL the user supplied is checked on every call, not only when it was registered.
       fetch: provider.customBaseUrl === null ? undefined : this.deps.policy.fetch,
     });
+    const listed = provider.availableModels?.find((entry) => entry.id === modelId);
+    // The provider's catalog prices the call when it lists prices (OpenRouter does); BYOK is never charged.
+    const pricing = listed?.inputPrice !== undefined && listed.outputPrice !== undefined ? { inputPrice: listed.inputPrice, outputPrice: listed.outputPrice } : null;
     return {
-      model: this.deps.meter.wrap(model, { userId, pricing: null, provider: name }),
+      ...this.metered(model, { userId, ...usage, pricing, charged: false, provider: name }),
       modelId,
       source: 'byok',
       providerId: provider.id,
       providerName: name,
-      contextLength: provider.availableModels?.find((entry) => entry.id === modelId)?.contextLength ?? null,
+      contextLength: listed?.contextLength ?? null,
     };
   }
 
-  private fromPlatform(userId: string, entry: PlatformModel): ModelChoice {
+  private fromPlatform(userId: string, usage: UsageContext, entry: PlatformModel): ModelChoice {
     const { baseUrl, apiKey } = this.deps.config.platformAi;
     const model = createLanguageModel({ provider: 'platform', baseUrl: baseUrl!, apiKey: apiKey ?? '', modelId: entry.id });
     return {
-      model: this.deps.meter.wrap(model, { userId, pricing: { inputPrice: entry.inputPrice, outputPrice: entry.outputPrice }, provider: 'platform' }),
+      ...this.metered(model, { userId, ...usage, pricing: { inputPrice: entry.inputPrice, outputPrice: entry.outputPrice }, charged: true, provider: 'platform' }),
       modelId: entry.id,
       source: 'platform',
       providerId: null,
       providerName: 'platform',
       contextLength: entry.contextLength,
+    };
+  }
+
+  private metered(model: LanguageModelV3, target: MeterTarget): Pick<ModelChoice, 'model' | 'meteredAs'> {
+    return {
+      model: this.deps.meter.wrap(model, target),
+      meteredAs: (context) => this.deps.meter.wrap(model, { ...target, ...context }),
     };
   }
 }

@@ -1,8 +1,10 @@
+import { performance } from 'node:perf_hooks';
 import type { LanguageModelV3, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
 import { wrapLanguageModel } from 'ai';
 import type { ServiceMetrics } from '../adapters/metrics/service-metrics.js';
+import type { UsageKind } from '../db/schema/index.js';
 import type { Logger } from '../lib/logger.js';
-import type { UsageIncrement, UsageRepository } from '../repositories/usage-repository.js';
+import type { UsageEntry, UsageRepository } from '../repositories/usage-repository.js';
 
 export interface Pricing {
   /** USD per million tokens. */
@@ -10,19 +12,38 @@ export interface Pricing {
   outputPrice: number;
 }
 
-/** Who pays for a generation: platform generations are priced, BYOK ones only counted. */
-export interface MeterTarget {
+/** What a generation was for (decisions.md §14): kept on its usage record. */
+export interface UsageContext {
+  kind: UsageKind;
+  pullRequestId?: string | null;
+  repositoryName?: string | null;
+}
+
+/** Who a generation is for, and who pays: platform generations are charged, BYOK ones only recorded. */
+export interface MeterTarget extends UsageContext {
   userId: string;
+  /** The catalog's prices when known; without them a generation costs 0. */
   pricing: Pricing | null;
-  /** The provider's name (`platform`, `openai`, …), for the metrics. */
+  /** True for the platform's models: the cost is charged to the free allowance. */
+  charged: boolean;
+  /** The provider's name (`platform`, `openai`, …): the record's source and the metrics' label. */
   provider: string;
 }
 
-/** Tokens of one generation, and its cost under `pricing` (none for BYOK). */
-export function usageIncrement(usage: LanguageModelV3Usage, pricing: Pricing | null): UsageIncrement {
+/** Tokens and cost of one generation, and what it was for. */
+export function usageEntry(target: MeterTarget, modelId: string, usage: LanguageModelV3Usage, durationMs: number): UsageEntry {
+  const { pricing } = target;
   const inputTokens = usage.inputTokens.total ?? 0;
   const outputTokens = usage.outputTokens.total ?? 0;
   return {
+    userId: target.userId,
+    kind: target.kind,
+    modelId,
+    source: target.provider,
+    charged: target.charged,
+    pullRequestId: target.pullRequestId ?? null,
+    repositoryName: target.repositoryName ?? null,
+    durationMs: Math.max(0, Math.round(durationMs)),
     inputTokens,
     cachedInputTokens: usage.inputTokens.cacheRead ?? 0,
     outputTokens,
@@ -34,7 +55,8 @@ export function usageIncrement(usage: LanguageModelV3Usage, pricing: Pricing | n
 
 /**
  * Meters every call a model makes, generated or streamed, each step of a multi-step tool loop
- * included: the model handed out is wrapped, so no caller can forget to record.
+ * included: the model handed out is wrapped, so no caller can forget to record. A call's duration
+ * runs from the request to its last token.
  */
 export class UsageMeter {
   constructor(
@@ -49,13 +71,15 @@ export class UsageMeter {
       middleware: {
         specificationVersion: 'v3',
         wrapGenerate: async ({ doGenerate }) => {
+          const started = performance.now();
           const result = await doGenerate();
-          await this.record(target, result.usage, model.modelId);
+          await this.record(target, result.usage, model.modelId, performance.now() - started);
           return result;
         },
         wrapStream: async ({ doStream }) => {
+          const started = performance.now();
           const { stream, ...rest } = await doStream();
-          const record = (usage: LanguageModelV3Usage) => this.record(target, usage, model.modelId);
+          const record = (usage: LanguageModelV3Usage) => this.record(target, usage, model.modelId, performance.now() - started);
           return {
             ...rest,
             stream: stream.pipeThrough(
@@ -73,26 +97,26 @@ export class UsageMeter {
   }
 
   /** A failure to record is logged, not thrown: the user already has the answer. */
-  async record(target: MeterTarget, usage: LanguageModelV3Usage, modelId: string): Promise<void> {
-    const increment = usageIncrement(usage, target.pricing);
-    this.count(target, modelId, increment);
+  async record(target: MeterTarget, usage: LanguageModelV3Usage, modelId: string, durationMs: number): Promise<void> {
+    const entry = usageEntry(target, modelId, usage, durationMs);
+    this.count(entry);
     try {
-      await this.usage.add(target.userId, increment);
+      await this.usage.add(entry);
     } catch (error) {
       this.log.error({ err: error, userId: target.userId }, 'could not record usage');
     }
   }
 
-  private count(target: MeterTarget, modelId: string, increment: UsageIncrement): void {
+  private count(entry: UsageEntry): void {
     if (this.metrics === undefined) return;
     const { modelTokens, platformCost } = this.metrics;
     const add = (kind: string, tokens: number) => {
-      if (tokens > 0) modelTokens.labels(target.provider, modelId, kind).inc(tokens);
+      if (tokens > 0) modelTokens.labels(entry.source, entry.modelId, kind).inc(tokens);
     };
-    add('input', increment.inputTokens);
-    add('cached_input', increment.cachedInputTokens);
-    add('output', increment.outputTokens);
-    add('reasoning', increment.reasoningTokens);
-    if (target.pricing !== null) platformCost.labels(target.provider, modelId).inc(increment.inputCost + increment.outputCost);
+    add('input', entry.inputTokens);
+    add('cached_input', entry.cachedInputTokens);
+    add('output', entry.outputTokens);
+    add('reasoning', entry.reasoningTokens);
+    if (entry.charged) platformCost.labels(entry.source, entry.modelId).inc(entry.inputCost + entry.outputCost);
   }
 }

@@ -56,7 +56,7 @@ export async function runCommand(deps: CommandDeps, job: Job<'appCommand'>): Pro
 async function ask(deps: CommandDeps, pr: PullRequest, question: string): Promise<string> {
   let events;
   try {
-    events = await deps.conversations.open(pr.userId, { message: question, prId: pr.id }, AbortSignal.timeout(ASK_TIMEOUT_MS));
+    events = await deps.conversations.open(pr.userId, { message: question, prId: pr.id }, AbortSignal.timeout(ASK_TIMEOUT_MS), 'command');
   } catch (error) {
     // No model the owner may use (allowance spent): the answer says so, as the chat would.
     if (error instanceof AppError && error.statusCode < 500) return `I cannot answer: ${error.message}`;

@@ -6,6 +6,7 @@ import { StatementCache } from '../db/statement-cache.js';
 import type { PullRequestSelector } from '../lib/ids.js';
 import {
   pullRequests,
+  reviewRuns,
   reviews,
   users,
   webhookDeliveries,
@@ -269,7 +270,7 @@ export class ReviewRepository {
   }
 
   private async finish(id: string, runId: string, status: 'completed' | 'failed', changes: RunChanges): Promise<boolean> {
-    const mode = await this.updateRun(id, runId, { ...changes, status, completedAt: new Date(), duration: elapsed() }, { pullRequest: { reviewStatus: status } });
+    const mode = await this.updateRun(id, runId, { ...changes, status, completedAt: new Date(), duration: elapsed() }, { pullRequest: { reviewStatus: status }, finished: true });
     if (mode !== undefined) this.finished(status, mode);
     return mode !== undefined;
   }
@@ -282,7 +283,11 @@ export class ReviewRepository {
     id: string,
     runId: string,
     changes: RunChanges,
-    { pullRequest, relaxed = false }: { pullRequest?: Parameters<typeof updatePullRequestQuietly>[2]; relaxed?: boolean },
+    {
+      pullRequest,
+      relaxed = false,
+      finished = false,
+    }: { pullRequest?: Parameters<typeof updatePullRequestQuietly>[2]; relaxed?: boolean; finished?: boolean },
   ): Promise<ReviewMode | undefined> {
     return this.db.transaction(async (tx) => {
       if (relaxed) await tx.execute(sql`set local synchronous_commit = off`);
@@ -290,9 +295,14 @@ export class ReviewRepository {
         .update(reviews)
         .set(changes)
         .where(and(eq(reviews.id, id), eq(reviews.runId, runId), eq(reviews.status, 'pending')))
-        .returning({ mode: reviews.mode });
+        .returning({ mode: reviews.mode, userId: reviews.userId, status: reviews.status, startedAt: reviews.startedAt, completedAt: reviews.completedAt, duration: reviews.duration });
       if (rows.length === 0) return undefined;
       if (pullRequest !== undefined) await updatePullRequestQuietly(tx, id, pullRequest);
+      // A finished run joins the usage history of review runs (decisions.md §14).
+      const run = rows[0]!;
+      if (finished && run.completedAt !== null && run.status !== 'pending') {
+        await tx.insert(reviewRuns).values({ runId, reviewId: id, userId: run.userId, mode: run.mode, status: run.status, startedAt: run.startedAt, completedAt: run.completedAt, durationMs: run.duration }).onConflictDoNothing();
+      }
       return rows[0]!.mode;
     });
   }

@@ -1,8 +1,18 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.js';
-import { usage, type Usage } from '../db/schema/index.js';
+import { usage, usageDaily, usageRecords, type Usage, type UsageKind } from '../db/schema/index.js';
 
-export interface UsageIncrement {
+/** One generation: its record (decisions.md §14) and what it adds to the user's counters. */
+export interface UsageEntry {
+  userId: string;
+  kind: UsageKind;
+  modelId: string;
+  source: string;
+  /** Platform generations are charged to the allowance; BYOK ones only carry their cost. */
+  charged: boolean;
+  pullRequestId: string | null;
+  repositoryName: string | null;
+  durationMs: number;
   inputCost: number;
   outputCost: number;
   inputTokens: number;
@@ -22,25 +32,54 @@ export class UsageRepository {
   }
 
   /**
-   * Adds to the counters in one statement: concurrent generations each add their own share, none
-   * read-modify-writes, so no increment is lost.
+   * Records a generation and charges it, in one transaction, so the history and the allowance
+   * never disagree. Every write adds to its row in one statement: concurrent generations each add
+   * their own share, none read-modify-writes, so no increment is lost.
    */
-  async add(userId: string, increment: UsageIncrement): Promise<void> {
-    await this.db
-      .insert(usage)
-      .values({ userId, ...increment })
-      .onConflictDoUpdate({
-        target: usage.userId,
-        set: {
-          inputCost: sql`${usage.inputCost} + excluded.input_cost`,
-          outputCost: sql`${usage.outputCost} + excluded.output_cost`,
-          inputTokens: sql`${usage.inputTokens} + excluded.input_tokens`,
-          cachedInputTokens: sql`${usage.cachedInputTokens} + excluded.cached_input_tokens`,
-          outputTokens: sql`${usage.outputTokens} + excluded.output_tokens`,
-          reasoningTokens: sql`${usage.reasoningTokens} + excluded.reasoning_tokens`,
-          updatedAt: new Date(),
-        },
-      });
+  async add(entry: UsageEntry): Promise<void> {
+    const { userId, kind, modelId, source, pullRequestId, repositoryName, durationMs, inputTokens, outputTokens } = entry;
+    const costUsd = entry.inputCost + entry.outputCost;
+    await this.db.transaction(async (tx) => {
+      const [record] = await tx
+        .insert(usageRecords)
+        .values({ userId, kind, modelId, source, inputTokens, outputTokens, costUsd, pullRequestId, repositoryName, durationMs })
+        .returning({ at: usageRecords.at });
+      await tx
+        .insert(usageDaily)
+        .values({ userId, day: record!.at.toISOString().slice(0, 10), kind, modelId, source, repositoryName, generations: 1, inputTokens, outputTokens, costUsd })
+        .onConflictDoUpdate({
+          target: [usageDaily.userId, usageDaily.day, usageDaily.kind, usageDaily.modelId, usageDaily.source, usageDaily.repositoryName],
+          set: {
+            generations: sql`${usageDaily.generations} + 1`,
+            inputTokens: sql`${usageDaily.inputTokens} + excluded.input_tokens`,
+            outputTokens: sql`${usageDaily.outputTokens} + excluded.output_tokens`,
+            costUsd: sql`${usageDaily.costUsd} + excluded.cost_usd`,
+          },
+        });
+      const counters = {
+        inputCost: entry.charged ? entry.inputCost : 0,
+        outputCost: entry.charged ? entry.outputCost : 0,
+        inputTokens,
+        cachedInputTokens: entry.cachedInputTokens,
+        outputTokens,
+        reasoningTokens: entry.reasoningTokens,
+      };
+      await tx
+        .insert(usage)
+        .values({ userId, ...counters })
+        .onConflictDoUpdate({
+          target: usage.userId,
+          set: {
+            inputCost: sql`${usage.inputCost} + excluded.input_cost`,
+            outputCost: sql`${usage.outputCost} + excluded.output_cost`,
+            inputTokens: sql`${usage.inputTokens} + excluded.input_tokens`,
+            cachedInputTokens: sql`${usage.cachedInputTokens} + excluded.cached_input_tokens`,
+            outputTokens: sql`${usage.outputTokens} + excluded.output_tokens`,
+            reasoningTokens: sql`${usage.reasoningTokens} + excluded.reasoning_tokens`,
+            updatedAt: new Date(),
+          },
+        });
+    });
   }
 
   async totalCost(userId: string): Promise<number> {

@@ -19,4 +19,4 @@ export class UsageService {
 }
 
 /** Costs are kept to 10 decimal places; the API shows them to the micro-dollar. */
-const roundUsd = (value: number) => Math.round(value * 1e6) / 1e6;
+export const roundUsd = (value: number) => Math.round(value * 1e6) / 1e6;

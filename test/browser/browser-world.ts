@@ -91,6 +91,14 @@ export async function browserWorld<G extends FakeGitHub = FakeGitHub>(
   };
 }
 
+/** A page in a new browser profile that holds this session cookie (`name=value`). */
+export async function signedInPage(world: BrowserWorld, cookie: string): Promise<Page> {
+  const context = await world.context();
+  const [name, value] = cookie.split('=') as [string, string];
+  await context.addCookies([{ name, value, url: world.baseUrl }]);
+  return world.page(context);
+}
+
 /** No serious or critical accessibility violation on the page as it is now. */
 export async function expectAccessible(page: Page, label: string): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();

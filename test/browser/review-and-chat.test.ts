@@ -6,7 +6,7 @@ import { signInWithGitHub, type GitHubSignIn } from '../helpers/github-login.js'
 import { SAMPLE_DIFF, settledReview } from '../helpers/review-fixtures.js';
 import { deliverPullRequest } from '../helpers/review-world.js';
 import { generateSyntheticDiff } from '../helpers/synthetic-diff.js';
-import { browserWorld, expectAccessible, expectHeading, SCREENSHOT_DIR, type BrowserWorld } from './browser-world.js';
+import { browserWorld, expectAccessible, expectHeading, signedInPage, SCREENSHOT_DIR, type BrowserWorld } from './browser-world.js';
 
 /** The app's heart in a real browser: a webhook's review, its findings in the diff, a re-run, a chat. */
 describe('reviews and chat in the browser', () => {
@@ -26,10 +26,7 @@ describe('reviews and chat in the browser', () => {
     });
     await mkdir(SCREENSHOT_DIR, { recursive: true });
     author = await signInWithGitHub(world.t.app, world.github);
-    const context = await world.context();
-    const [name, value] = author.cookie.split('=') as [string, string];
-    await context.addCookies([{ name, value, url: world.baseUrl }]);
-    page = await world.page(context);
+    page = await signedInPage(world, author.cookie);
   }, 60_000);
   afterAll(() => world?.close());
   afterEach(() => {

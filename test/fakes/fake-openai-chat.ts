@@ -46,7 +46,10 @@ const DEFAULT_USAGE: FakeUsage = { promptTokens: 100, completionTokens: 20 };
  */
 export class FakeOpenAIChat {
   readonly requests: ChatRequest[] = [];
-  models: Array<{ id: string; context_length?: number }> = [{ id: 'fake-model' }];
+  /** `pricing` (USD per token, as OpenRouter lists it) makes the fake stand in for OpenRouter too. */
+  models: Array<{ id: string; context_length?: number; pricing?: { prompt: string; completion: string } }> = [{ id: 'fake-model' }];
+  /** OpenRouter ends every stream with its usage, asked for or not; OpenAI only when asked. */
+  alwaysStreamUsage = false;
   /** Key the fake accepts; requests with another bearer token get a 401. */
   apiKey: string | undefined;
   private script: (request: ChatRequest) => ScriptedReply | Promise<ScriptedReply> = () => ({ text: 'ok' });
@@ -102,6 +105,8 @@ export class FakeOpenAIChat {
     if (request.method === 'GET' && path.endsWith('/models')) {
       return send(200, { object: 'list', data: this.models.map((model) => ({ object: 'model', created: 1, owned_by: 'fake', ...model })) });
     }
+    // OpenRouter's key check, which its catalog probe makes first.
+    if (request.method === 'GET' && path.endsWith('/key')) return send(200, { data: { label: 'fake-key', usage: 0, limit: null } });
     if (request.method !== 'POST' || !path.endsWith('/chat/completions')) return send(404, { error: { message: 'Not found' } });
 
     const chat: ChatRequest = { path, headers: request.headers, body: JSON.parse(raw) as ChatRequest['body'], aborted };
@@ -153,7 +158,7 @@ export class FakeOpenAIChat {
       }
       event({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
     }
-    if (chat.body.stream_options?.include_usage) event({ ...base, choices: [], usage: usageBody('usage' in reply ? reply.usage : undefined) });
+    if (chat.body.stream_options?.include_usage || this.alwaysStreamUsage) event({ ...base, choices: [], usage: usageBody('usage' in reply ? reply.usage : undefined) });
     response.write('data: [DONE]\n\n');
     response.end();
   }

@@ -112,13 +112,23 @@ describe('Google catalog', () => {
 describe('OpenRouter catalog', () => {
   const holder = useFake('openrouter');
 
-  it('keeps text-output models that chat, with names and context lengths', async () => {
+  it('keeps text-output models that chat, with names, context lengths and prices per million tokens', async () => {
+    const prices = { inputPrice: 2.5, outputPrice: 10 };
     expect(await probe('openrouter', holder.fake)).toEqual([
-      { id: 'anthropic/claude-sonnet-4', name: 'Anthropic: Claude Sonnet 4', contextLength: 1_000_000 },
-      { id: 'meta-llama/llama-3.3-70b-instruct:free', name: 'Meta: Llama 3.3 70B Instruct (free)', contextLength: 131_072 },
-      { id: 'openai/gpt-4o', name: 'OpenAI: GPT-4o', contextLength: 128_000 },
-      { id: 'openrouter/auto', name: 'Auto Router', contextLength: 2_000_000 },
+      { id: 'anthropic/claude-sonnet-4', name: 'Anthropic: Claude Sonnet 4', contextLength: 1_000_000, ...prices },
+      { id: 'meta-llama/llama-3.3-70b-instruct:free', name: 'Meta: Llama 3.3 70B Instruct (free)', contextLength: 131_072, ...prices },
+      { id: 'openai/gpt-4o', name: 'OpenAI: GPT-4o', contextLength: 128_000, ...prices },
+      { id: 'openrouter/auto', name: 'Auto Router', contextLength: 2_000_000, ...prices },
     ]);
+  });
+
+  it('leaves a model unpriced when its prices are variable (-1) or missing', async () => {
+    const [first, second] = holder.fake.models as Array<Record<string, unknown>>;
+    first!.pricing = { prompt: '-1', completion: '-1' };
+    delete second!.pricing;
+    const models = await probe('openrouter', holder.fake);
+    expect(models.find((model) => model.id === first!.id)).not.toHaveProperty('inputPrice');
+    expect(models.find((model) => model.id === second!.id)).not.toHaveProperty('outputPrice');
   });
 
   it('proves the key on /key first, then lists /models without it', async () => {

@@ -92,6 +92,17 @@ const chatThreadRoute = createRoute({
   component: lazyRouteComponent(() => import('./routes/chat'), 'ChatPage'),
 });
 
+// Its charting library comes with the page's own chunk: no other page loads it.
+const usageRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/usage',
+  validateSearch: (search: Record<string, unknown>): { from?: string; to?: string } => ({
+    from: typeof search.from === 'string' ? search.from : undefined,
+    to: typeof search.to === 'string' ? search.to : undefined,
+  }),
+  component: lazyRouteComponent(() => import('./routes/usage'), 'UsagePage'),
+});
+
 const settingsRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: '/settings',
@@ -145,6 +156,7 @@ const routeTree = rootRoute.addChildren([
     pullReviewRoute,
     chatRoute,
     chatThreadRoute,
+    usageRoute,
     settingsRoute.addChildren([
       settingsIndexRoute,
       settingsProfileRoute,

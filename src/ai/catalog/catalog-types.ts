@@ -7,6 +7,9 @@ export interface CatalogModel {
   name: string;
   /** Input tokens the model accepts, when the provider says; null when it does not. */
   contextLength: number | null;
+  /** USD per million input and output tokens, when the provider's list says (OpenRouter). */
+  inputPrice?: number;
+  outputPrice?: number;
 }
 
 export interface CatalogRequest {

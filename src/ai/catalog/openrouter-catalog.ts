@@ -6,6 +6,11 @@ import { isChatModelId } from './non-chat-models.js';
 
 const keySchema = z.object({ data: z.looseObject({}) });
 
+const perTokenPrice = z.coerce.number().nonnegative().finite();
+
+// 12 significant digits: 0.0000025 × 10⁶ is 2.5, not 2.4999999999999996.
+const perMillion = (perToken: number) => Number((perToken * 1_000_000).toPrecision(12));
+
 const modelsSchema = z.object({
   data: z.array(
     z.object({
@@ -19,6 +24,8 @@ const modelsSchema = z.object({
         })
         .nullish(),
       top_provider: z.object({ context_length: optionalTokenLimit }).nullish(),
+      // USD per token, as decimal strings; a missing or odd price leaves the model unpriced.
+      pricing: z.object({ prompt: perTokenPrice, completion: perTokenPrice }).nullish().catch(null),
     }),
   ),
 });
@@ -54,5 +61,6 @@ export async function listOpenRouterModels(probe: Probe): Promise<CatalogModel[]
     id: model.id,
     name: nameOrId(model.name, model.id),
     contextLength: tokenLimitOrNull(model.context_length, model.top_provider?.context_length),
+    ...(model.pricing ? { inputPrice: perMillion(model.pricing.prompt), outputPrice: perMillion(model.pricing.completion) } : {}),
   }));
 }

@@ -15,3 +15,6 @@ export * from './service-settings.js';
 export * from './github-installations.js';
 export * from './github-publications.js';
 export * from './gitlab-connections.js';
+export * from './usage-records.js';
+export * from './usage-daily.js';
+export * from './review-runs.js';

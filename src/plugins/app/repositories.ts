@@ -12,6 +12,7 @@ import { WebhookDeliveryRepository } from '../../repositories/webhook-delivery-r
 import { WebhookIntakeRepository } from '../../repositories/webhook-intake-repository.js';
 import { WorkspaceRepository } from '../../repositories/workspace-repository.js';
 import { SessionRepository } from '../../repositories/session-repository.js';
+import { UsageHistoryRepository } from '../../repositories/usage-history-repository.js';
 import { UsageRepository } from '../../repositories/usage-repository.js';
 import { UserRepository } from '../../repositories/user-repository.js';
 
@@ -20,6 +21,7 @@ export interface Repositories {
   sessions: SessionRepository;
   otpRecords: OtpRepository;
   usage: UsageRepository;
+  usageHistory: UsageHistoryRepository;
   pullRequests: PullRequestRepository;
   webhookIntake: WebhookIntakeRepository;
   deliveries: WebhookDeliveryRepository;
@@ -40,6 +42,7 @@ export default fp(
       sessions: new SessionRepository(app.db),
       otpRecords: new OtpRepository(app.db),
       usage: new UsageRepository(app.db),
+      usageHistory: new UsageHistoryRepository(app.db),
       pullRequests: new PullRequestRepository(app.database),
       webhookIntake: new WebhookIntakeRepository(app.database),
       deliveries: new WebhookDeliveryRepository(app.db),

@@ -26,6 +26,7 @@ import { FindingFeedbackService } from '../../services/finding-feedback-service.
 import { SessionService } from '../../services/session-service.js';
 import { PullRequestDiffs } from '../../services/pull-request-diffs.js';
 import { UsageService } from '../../services/usage-service.js';
+import { UsageHistoryService } from '../../routes/usage/usage-history-service.js';
 
 export interface Services {
   sessions: SessionService;
@@ -33,6 +34,7 @@ export interface Services {
   codehost: CodehostService;
   users: UsersService;
   usage: UsageService;
+  usageHistory: UsageHistoryService;
   webhook: WebhookService;
   pullRequests: PullRequestsService;
   byok: ByokService;
@@ -128,6 +130,7 @@ export default fp(
       }),
       users: new UsersService({ db: app.db, users: repos.users, sessionRecords: repos.sessions, sessions, kv: app.kv }),
       usage: new UsageService(repos.usage, config.freeAllowanceUsd),
+      usageHistory: new UsageHistoryService(repos.usageHistory),
       pullRequests: new PullRequestsService(repos.pullRequests, diffs),
       reviews: new ReviewService({ reviews: repos.reviews, feedback: repos.feedback, queue: app.queue, publishing, log }),
       byok: new ByokService({ config, providers: repos.byokProviders, directory, secretBox: app.secretBox, policy }),

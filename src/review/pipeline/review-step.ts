@@ -68,7 +68,8 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   const { review, pr, owner, settings } = run;
   if (pr.diffContent === null) return false;
 
-  const choice = await deps.models.resolve({ userId: pr.userId, mode: review.mode, settings }).catch((error: unknown) => {
+  const usage = { kind: 'review', pullRequestId: pr.id, repositoryName: pr.repositoryName } as const;
+  const choice = await deps.models.resolve({ userId: pr.userId, mode: review.mode, settings, usage }).catch((error: unknown) => {
     // No model this user may use (allowance spent, unknown model): retrying will not change that.
     if (error instanceof AppError && error.statusCode < 500) throw new UnrecoverableJobError(error.message);
     throw error;
@@ -157,7 +158,7 @@ async function reviewChunk(
     // A second look: the model re-checks each finding against the code and drops what it rejects.
     // The first pass is paid for: a verification that fails keeps its findings, marked unverified.
     const prompt = buildVerificationPrompt({ findings: review.comments, chunk, fileContext: base.fileContext, settings: base.settings });
-    const verified = await askForVerification(choice.model, prompt).then(
+    const verified = await askForVerification(choice.meteredAs({ kind: 'verification' }), prompt).then(
       (verification) => applyVerification(review.comments, verification),
       (error: unknown) => {
         log.warn({ err: error, chunk: chunk.index }, 'the verification failed: findings kept unverified');

@@ -49,7 +49,8 @@ export class ConversationService {
    * 402) fails here, before the stream starts. The events then follow; an error after that point
    * becomes an `error` event, and the exchange is saved whatever happened.
    */
-  async open(userId: string, input: ChatInput, abortSignal: AbortSignal): Promise<AsyncGenerator<ChatEvent>> {
+  /** `kind`: a chat, or a pull-request comment's `/ask` command answered through the chat (usage records tell them apart). */
+  async open(userId: string, input: ChatInput, abortSignal: AbortSignal, kind: 'chat' | 'command' = 'chat'): Promise<AsyncGenerator<ChatEvent>> {
     // The reads run at once (they are on the way to the first token) and are awaited in a fixed
     // order, so a request with several faults always gets the same answer: thread, pull request, model.
     const resolving = this.deps.models.resolve({ userId, model: input.llmModel, provider: input.customModelData });
@@ -59,7 +60,8 @@ export class ConversationService {
     const loadingHistory = existing === undefined ? Promise.resolve([]) : this.deps.conversations.messages(userId, existing.id, undefined, HISTORY_MESSAGES);
     loadingHistory.catch(() => undefined);
     const pr = await this.connectedPullRequest(userId, input.prId, existing);
-    const choice = await resolving;
+    const resolved = await resolving;
+    const choice = { ...resolved, model: resolved.meteredAs({ kind, pullRequestId: pr?.id ?? null, repositoryName: pr?.repositoryName ?? null }) };
     const history = await loadingHistory;
     // A new thread's id is chosen here, so its id line and the model request need not wait for the
     // insert; the insert is awaited before the message that refers to it is saved.

@@ -3,12 +3,61 @@ import { z } from 'zod';
 import { requireSession } from '../../plugins/app/authentication.js';
 import { AppError } from '../../lib/app-error.js';
 import { errorResponses } from '../common-schemas.js';
+import { historyQuery, historyResponse, rangeQuery, reviewsResponse } from './usage-schemas.js';
 
 const usageResponse = z.object({ utilizedCost: z.number(), allowedExpenditureLimit: z.number() });
 
 const usageRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { usage } = app.services;
+  const { usage, usageHistory } = app.services;
   const tags = ['usage'];
+
+  // Registered before `/:userId`; static paths win over the parameter in any case.
+  app.get(
+    '/history',
+    {
+      schema: {
+        tags,
+        summary: 'Use per day, week, model, repository or kind over a range of UTC days (decisions.md §14)',
+        querystring: historyQuery,
+        response: { 200: historyResponse, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => usageHistory.history(requireSession(request).userId, request.query),
+  );
+
+  app.get(
+    '/reviews',
+    {
+      schema: {
+        tags,
+        summary: 'Review runs finished in a range: by mode, by outcome, and their durations from queue to completion',
+        querystring: rangeQuery,
+        response: { 200: reviewsResponse, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => usageHistory.reviews(requireSession(request).userId, request.query),
+  );
+
+  app.get(
+    '/export.csv',
+    {
+      schema: {
+        tags,
+        summary: 'Every model call of a range as CSV (RFC 4180), streamed',
+        querystring: rangeQuery,
+        produces: ['text/csv'],
+        response: { 200: z.unknown().meta({ description: 'text/csv: a header row, then one model call a row' }), ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = requireSession(request);
+      const { from, to } = request.query;
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="usage-${from}-to-${to}.csv"`)
+        .send(usageHistory.exportCsv(userId, { from, to }));
+    },
+  );
 
   app.get(
     '/',

@@ -14,6 +14,8 @@ import type {
   SessionItem,
   ThreadItem,
   Usage,
+  UsageHistory,
+  UsageReviews,
   WorkspaceSettings,
 } from './types';
 import type { z } from 'zod';
@@ -30,6 +32,10 @@ export const queries = {
   session: () => queryOptions({ queryKey: ['session'], queryFn: () => get<SessionInfo>('/auth/session'), staleTime: 60_000, retry: false }),
   profile: () => queryOptions({ queryKey: ['profile'], queryFn: () => get<Profile>('/users') }),
   usage: () => queryOptions({ queryKey: ['usage'], queryFn: () => get<Usage>('/usage') }),
+  usageHistory: (range: { from: string; to: string }, groupBy: UsageHistory['groupBy'], modelId?: string) =>
+    queryOptions({ queryKey: ['usage', 'history', range, groupBy, modelId], queryFn: () => get<UsageHistory>('/usage/history', { ...range, groupBy, modelId }) }),
+  usageReviews: (range: { from: string; to: string }) =>
+    queryOptions({ queryKey: ['usage', 'reviews', range], queryFn: () => get<UsageReviews>('/usage/reviews', range) }),
   sessions: () => queryOptions({ queryKey: ['sessions'], queryFn: () => get<SessionItem[]>('/auth/sessions') }),
   recentReviews: () => queryOptions({ queryKey: ['reviews', 'recent'], queryFn: () => get<ReviewListItem[]>('/review/list') }),
   latestPullRequests: () => queryOptions({ queryKey: ['pull-requests', 'latest'], queryFn: () => get<PullRequestItem[]>('/pull-request/list') }),

@@ -6,12 +6,15 @@ import type { historyItem, threadItem } from '../../../src/routes/conversation/c
 import type { listItem as pullListItem } from '../../../src/routes/pull-requests/pull-requests-schemas.js';
 import type { informationItem, listItem as reviewListItem } from '../../../src/routes/review/review-schemas.js';
 import type { profileResponse } from '../../../src/routes/users/users-schemas.js';
+import type { historyResponse, reviewsResponse } from '../../../src/routes/usage/usage-schemas.js';
 import type { settingsResponse } from '../../../src/routes/workspace/workspace-schemas.js';
 
 // The API's own response schemas are the source of these types (type-only: no server code ships).
 export type SessionInfo = z.output<typeof sessionResponse>;
 export type SessionItem = z.output<typeof sessionsResponse>[number];
 export type Profile = z.output<typeof profileResponse>;
+export type UsageHistory = z.output<typeof historyResponse>;
+export type UsageReviews = z.output<typeof reviewsResponse>;
 export type PullRequestItem = z.output<typeof pullListItem>;
 export type ReviewListItem = z.output<typeof reviewListItem>;
 export type ReviewInformation = Omit<z.output<typeof informationItem>, 'reviewRawJSON'> & {

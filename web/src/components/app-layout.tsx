@@ -7,6 +7,7 @@ const links = [
   { to: '/', label: 'Overview', exact: true },
   { to: '/pulls', label: 'Pull requests', exact: false },
   { to: '/chat', label: 'Chat', exact: false },
+  { to: '/usage', label: 'Usage', exact: false },
   { to: '/settings', label: 'Settings', exact: false },
 ] as const;
 
