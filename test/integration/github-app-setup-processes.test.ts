@@ -1,17 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeGitHubApp } from '../fakes/fake-github-app.js';
 import { FakeOpenAIChat } from '../fakes/fake-openai-chat.js';
 import { cookieOf } from '../helpers/accounts.js';
-import { createTestDatabase, deleteRedisPrefix, uniqueName } from '../helpers/backends.js';
 import { appModel, appPullRequest, installationPayload, newRepo } from '../helpers/github-app-world.js';
 import { githubUser, signInWithGitHubOverHttp } from '../helpers/github-login.js';
 import { Outbox } from '../helpers/outbox.js';
 import { SAMPLE_DIFF, SAMPLE_FINDINGS } from '../helpers/review-fixtures.js';
-import { startServer, type ServerProcess } from '../helpers/server-process.js';
+import { startProcessesApart, type ProcessesApart } from '../helpers/processes-apart.js';
 import { signedHeaders } from '../helpers/webhooks.js';
 
 /** How old a process's view of the stored App may be (GitHubAppRegistry's period). */
@@ -24,46 +21,32 @@ const STORED_APP_MAX_AGE_MS = 5_000;
 describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)('the GitHub App created while API and worker processes run apart', () => {
   let github: FakeGitHubApp;
   let model: FakeOpenAIChat;
-  let dataDir: string;
-  let database: { url: string; drop: () => Promise<void> };
-  const prefix = `${uniqueName('setup-roles')}:`;
-  let api: ServerProcess;
-  let worker: ServerProcess;
+  let apart: ProcessesApart;
 
   beforeAll(async () => {
     github = await new FakeGitHubApp().start();
     model = await new FakeOpenAIChat().start();
     model.reply(appModel(SAMPLE_FINDINGS));
-    dataDir = await mkdtemp(join(tmpdir(), 'setup-roles-'));
-    database = await createTestDatabase(process.env.TEST_DATABASE_URL!);
-    const env = {
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-      REDIS_URL: process.env.TEST_REDIS_URL!,
-      REDIS_KEY_PREFIX: prefix,
-      ENCRYPTION_KEY: 'ab'.repeat(32),
-      PUBLIC_URL: 'https://review.example.com',
-      GITHUB_URL: github.url,
-      GITHUB_API_URL: github.url,
-      PLATFORM_AI_BASE_URL: model.url,
-      PLATFORM_MODELS: JSON.stringify([{ id: 'platform-a', name: 'A', contextLength: 32_000, inputPrice: 1, outputPrice: 2 }]),
-    };
-    [api, worker] = await Promise.all([
-      startServer({ ...env, ROLE: 'api' }, { logFile: join(dataDir, 'api.log'), timeoutMs: 90_000 }),
-      startServer({ ...env, ROLE: 'worker' }, { logFile: join(dataDir, 'worker.log'), timeoutMs: 90_000 }),
-    ]);
+    apart = await startProcessesApart(
+      'setup-roles',
+      {
+        PUBLIC_URL: 'https://review.example.com',
+        GITHUB_URL: github.url,
+        GITHUB_API_URL: github.url,
+        PLATFORM_AI_BASE_URL: model.url,
+        PLATFORM_MODELS: JSON.stringify([{ id: 'platform-a', name: 'A', contextLength: 32_000, inputPrice: 1, outputPrice: 2 }]),
+      },
+      { timeoutMs: 90_000 },
+    );
   }, 120_000);
   afterAll(async () => {
-    await api?.stop();
-    await worker?.stop();
-    await database.drop();
-    await deleteRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
-    await rm(dataDir, { recursive: true, force: true });
+    await apart?.stop();
     await model.stop();
     await github.stop();
   });
 
   it('the operator creates the App through the API, and the worker posts the review with it', async () => {
+    const { api, worker, dataDir, prefix } = apart;
     const base = api.url!;
     const json = { 'content-type': 'application/json' };
     const email = `operator-${prefix.replaceAll(':', '')}@example.com`;

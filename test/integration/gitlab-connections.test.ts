@@ -165,6 +165,8 @@ describe('/gitlab/connections', () => {
         { project: 'a/b', token: 'has space' },
         { project: 'a/b', token: 'glpat-x', baseUrl: 'ftp://gitlab.example' },
         { project: 'a/b', token: 'glpat-x', baseUrl: 'https://user:pw@gitlab.example' },
+        { project: 'a/b', token: 'glpat-x', baseUrl: 'not a url' },
+        { project: 'a/b', token: 'glpat-x', baseUrl: 'x'.repeat(5_000) },
       ]) {
         const response = await call(account, 'POST', '/gitlab/connections', body);
         expect(response.statusCode, JSON.stringify(body)).toBe(400);

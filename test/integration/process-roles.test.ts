@@ -1,13 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeGitHub } from '../fakes/fake-github.js';
 import { FakeOpenAIChat } from '../fakes/fake-openai-chat.js';
-import { createTestDatabase, deleteRedisPrefix, uniqueName } from '../helpers/backends.js';
 import { githubEnv, signInWithGitHubOverHttp } from '../helpers/github-login.js';
 import { SAMPLE_DIFF, scriptedReviewer } from '../helpers/review-fixtures.js';
-import { startServer, type ServerProcess } from '../helpers/server-process.js';
+import { startProcessesApart, type ProcessesApart } from '../helpers/processes-apart.js';
 import { examplePayload, signedHeaders, WEBHOOK_SECRET } from '../helpers/webhooks.js';
 
 /**
@@ -17,45 +13,27 @@ import { examplePayload, signedHeaders, WEBHOOK_SECRET } from '../helpers/webhoo
 describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)('API and worker processes apart', () => {
   let github: FakeGitHub;
   let model: FakeOpenAIChat;
-  let dataDir: string;
-  let database: { url: string; drop: () => Promise<void> };
-  const prefix = `${uniqueName('roles')}:`;
-  let api: ServerProcess;
-  let worker: ServerProcess;
+  let apart: ProcessesApart;
 
   beforeAll(async () => {
     github = await new FakeGitHub().start();
     model = await new FakeOpenAIChat().start();
     model.reply(scriptedReviewer());
-    dataDir = await mkdtemp(join(tmpdir(), 'roles-'));
-    database = await createTestDatabase(process.env.TEST_DATABASE_URL!);
-    const env = {
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-      REDIS_URL: process.env.TEST_REDIS_URL!,
-      REDIS_KEY_PREFIX: prefix,
-      ENCRYPTION_KEY: 'ef'.repeat(32),
+    apart = await startProcessesApart('roles', {
       GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
       ...githubEnv(github),
       PLATFORM_AI_BASE_URL: model.url,
       PLATFORM_MODELS: JSON.stringify([{ id: 'platform-a', name: 'A', contextLength: 32_000, inputPrice: 1, outputPrice: 2 }]),
-    };
-    [api, worker] = await Promise.all([
-      startServer({ ...env, ROLE: 'api' }, { logFile: join(dataDir, 'api.log') }),
-      startServer({ ...env, ROLE: 'worker' }, { logFile: join(dataDir, 'worker.log') }),
-    ]);
+    });
   }, 60_000);
   afterAll(async () => {
-    await api?.stop();
-    await worker?.stop();
-    await database.drop();
-    await deleteRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
-    await rm(dataDir, { recursive: true, force: true });
+    await apart?.stop();
     await model.stop();
     await github.stop();
   });
 
   it('the worker reviews what the API accepted, and both shut down cleanly', async () => {
+    const { api, worker } = apart;
     expect(worker.url).toBeUndefined();
     const { githubId, cookie } = await signInWithGitHubOverHttp(api.url!, github);
 

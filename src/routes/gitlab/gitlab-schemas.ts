@@ -7,7 +7,9 @@ export const DEFAULT_GITLAB_URL = 'https://gitlab.com';
 const baseUrlSchema = z
   .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
   .max(2048, 'must be at most 2048 characters')
+  // zod runs every check: a value the URL check refused is its issue, not this one's to parse.
   .refine((value) => {
+    if (!URL.canParse(value)) return true;
     const url = new URL(value);
     return url.username === '' && url.password === '' && url.search === '' && url.hash === '';
   }, 'must not carry credentials, a query or a fragment')
