@@ -67,10 +67,10 @@ export async function usageBench(backend: Backend, durationSeconds: number) {
     const range = ({ from, to }: DayRange) => `from=${from}&to=${to}`;
     const variants: Array<{ name: string; path: string; query?: (database: DatabaseHandle) => SQL | { getSQL(): SQL } }> = [
       { name: 'control: GET /auth/session', path: '/auth/session' },
-      { name: 'history, default month by day', path: '/usage/history', query: (database) => new UsageHistoryRepository(database.db).groupedQuery(userId, month, 'day') },
-      { name: 'history, year by day', path: `/usage/history?${range(year)}`, query: (database) => new UsageHistoryRepository(database.db).groupedQuery(userId, year, 'day') },
+      { name: 'history, default month by day', path: '/usage/history', query: (database) => new UsageHistoryRepository(database).groupedQuery(userId, month, 'day') },
+      { name: 'history, year by day', path: `/usage/history?${range(year)}`, query: (database) => new UsageHistoryRepository(database).groupedQuery(userId, year, 'day') },
       { name: 'history, year by week', path: `/usage/history?${range(year)}&groupBy=week` },
-      { name: 'history, year by model', path: `/usage/history?${range(year)}&groupBy=model`, query: (database) => new UsageHistoryRepository(database.db).groupedQuery(userId, year, 'model') },
+      { name: 'history, year by model', path: `/usage/history?${range(year)}&groupBy=model`, query: (database) => new UsageHistoryRepository(database).groupedQuery(userId, year, 'model') },
       { name: 'history, year by repository', path: `/usage/history?${range(year)}&groupBy=repository` },
       { name: 'history, year of one model by day', path: `/usage/history?${range(year)}&modelId=model-3` },
       { name: 'reviews, year', path: `/usage/reviews?${range(year)}` },
@@ -105,10 +105,10 @@ export async function usageBench(backend: Backend, durationSeconds: number) {
     });
 
     await service.inspect(async (database) => {
-      const repository = new UsageHistoryRepository(database.db);
+      const repository = new UsageHistoryRepository(database);
       const plans = [
         ...variants.filter((variant) => variant.query !== undefined).map((variant) => ({ name: variant.name, query: variant.query!(database) })),
-        { name: 'export page, mid-year', query: repository.recordsPageQuery(userId, year, { at: new Date(today - 180 * DAY_MS).toISOString(), id: 0 }) },
+        { name: 'export page, mid-year', query: repository.recordsPageQuery(userId, year, { at: new Date(today - 180 * DAY_MS).toISOString(), id: '0' }) },
       ];
       for (const { name, query } of plans) {
         const plan = await queryRows<{ 'QUERY PLAN': string }>(database.db, sql`explain (analyze, costs off) ${query}`);
