@@ -1,4 +1,4 @@
-import { and, asc, between, eq, gte, lt, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, lt, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Database, DatabaseHandle } from '../db/database.js';
 import { isoTime } from '../db/json-page.js';
 import { reviewRuns, usageDaily, usageRecords } from '../db/schema/index.js';
@@ -13,11 +13,10 @@ export interface DayRange {
   to: string;
 }
 
-export interface UsageSums {
-  generations: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
+/** What a history is asked for: a range, a grouping and, optionally, one model's calls only. */
+export interface HistoryFilter extends DayRange {
+  groupBy: UsageGroup;
+  modelId?: string;
 }
 
 export interface ReviewRunStats {
@@ -38,21 +37,21 @@ export type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string>;
 export const EXPORT_COLUMNS = ['at', 'kind', 'modelId', 'source', 'inputTokens', 'outputTokens', 'costUsd', 'repositoryName', 'pullRequestId', 'durationMs'] as const;
 
 /**
- * What each grouping sums by, and its key as decisions.md §14 names it. Days and weeks group by the
- * date itself and are written as text once per group: formatting every rollup row before grouping
- * (a date's `to_char` goes through a time zone) was most of a year's query. A week is the date of
- * its Monday, by date arithmetic.
+ * What each grouping sums by. Days and weeks group by the date itself (a week by the date of its
+ * Monday, by date arithmetic) and are written as text once per bucket: formatting every rollup row
+ * before grouping (a date's `to_char` goes through a time zone) was most of a year's query.
  */
-const GROUPS: Record<UsageGroup, { by: SQL; key: SQL<string> }> = {
-  day: { by: sql`${usageDaily.day}`, key: sql<string>`to_char(${usageDaily.day}, 'YYYY-MM-DD')` },
-  week: (() => {
-    const monday = sql`(${usageDaily.day} - (extract(isodow from ${usageDaily.day})::int - 1))`;
-    return { by: monday, key: sql<string>`to_char(${monday}, 'YYYY-MM-DD')` };
-  })(),
-  model: { by: sql`${usageDaily.modelId}`, key: sql<string>`${usageDaily.modelId}` },
-  repository: { by: sql`coalesce(${usageDaily.repositoryName}, '(none)')`, key: sql<string>`coalesce(${usageDaily.repositoryName}, '(none)')` },
-  kind: { by: sql`${usageDaily.kind}`, key: sql<string>`${usageDaily.kind}` },
+const GROUPS: Record<UsageGroup, SQL> = {
+  day: sql`${usageDaily.day}`,
+  week: sql`(${usageDaily.day} - (extract(isodow from ${usageDaily.day})::int - 1))`,
+  model: sql`${usageDaily.modelId}`,
+  repository: sql`coalesce(${usageDaily.repositoryName}, '(none)')`,
+  kind: sql`${usageDaily.kind}`,
 };
+
+/** Sums as the API writes them: integers, and dollars rounded to the micro-dollar (as `GET /usage`). */
+const sumsJson = (sums: { generations: SQL; inputTokens: SQL; outputTokens: SQL; costUsd: SQL }) =>
+  sql`'generations', coalesce(${sums.generations}, 0), 'inputTokens', coalesce(${sums.inputTokens}, 0), 'outputTokens', coalesce(${sums.outputTokens}, 0), 'costUsd', round(coalesce(${sums.costUsd}, 0), 6)::float8`;
 
 /**
  * Rows the export reads per query. Small pages keep every row's objects short-lived: a page's rows
@@ -72,7 +71,7 @@ type ExportDatabaseRow = ExportRow & { id: string; cursor: string };
 export class UsageHistoryRepository {
   private readonly db: Database;
   // Both reads run as statements prepared once per shape: drizzle's building and row mapping cost
-  // more than the query for a year's history, and several seconds over a million exported rows.
+  // as much as the query for a year's history, and seconds over a million exported rows.
   private readonly statements: StatementCache;
 
   constructor(database: DatabaseHandle) {
@@ -80,49 +79,57 @@ export class UsageHistoryRepository {
     this.statements = new StatementCache(database);
   }
 
-  /** Sums per group key over the range, only keys with use (the service fills the empty days). */
-  async grouped(userId: string, range: DayRange, groupBy: UsageGroup, modelId?: string): Promise<Array<UsageSums & { key: string }>> {
-    const placeholders = { userId: sql.placeholder('userId'), from: sql.placeholder('from'), to: sql.placeholder('to'), modelId: modelId && sql.placeholder('modelId') };
-    const rows = await this.statements.run<Record<'key' | keyof UsageSums, string>>(
+  /**
+   * decisions.md §14's history as the API's JSON, rendered by the database (db/json-page.ts's
+   * reasons): the range's sums per key, every day or week of it present (zeros where unused), and
+   * the total. A year by day is 366 buckets: building, checking and serializing them in the
+   * process cost as much as the query.
+   */
+  async history(userId: string, query: HistoryFilter): Promise<string> {
+    const { groupBy, modelId } = query;
+    const [row] = await this.statements.run<{ json: string }>(
       `usage_history_${groupBy}${modelId === undefined ? '' : '_model'}`,
-      () => this.groupedStatement(placeholders, groupBy),
-      { userId, from: range.from, to: range.to, modelId },
+      () => this.historyStatement({ userId: sql.placeholder('userId'), from: sql.placeholder('from'), to: sql.placeholder('to'), modelId: modelId && sql.placeholder('modelId') }, groupBy),
+      { userId, from: query.from, to: query.to, modelId },
     );
-    return rows.map((row) => ({
-      key: row.key,
-      generations: Number(row.generations),
-      inputTokens: Number(row.inputTokens),
-      outputTokens: Number(row.outputTokens),
-      costUsd: Number(row.costUsd),
-    }));
+    return row!.json;
   }
 
-  /** The statement behind `grouped`, with the values bound (the benchmark prints its plan). */
-  groupedQuery(userId: string, range: DayRange, groupBy: UsageGroup, modelId?: string) {
-    return this.groupedStatement({ userId, from: range.from, to: range.to, modelId }, groupBy);
+  /** The statement behind `history`, with the values bound (the benchmark prints its plan). */
+  historyQuery(userId: string, query: HistoryFilter) {
+    return this.historyStatement({ userId, from: query.from, to: query.to, modelId: query.modelId }, query.groupBy);
   }
 
-  private groupedStatement(values: { userId: Bound<string>; from: Bound<string>; to: Bound<string>; modelId?: Bound<string> }, groupBy: UsageGroup) {
-    const { by, key } = GROUPS[groupBy];
+  private historyStatement(values: { userId: Bound<string>; from: Bound<string>; to: Bound<string>; modelId?: Bound<string> }, groupBy: UsageGroup) {
+    const by = GROUPS[groupBy];
+    const sums = sql`select ${by} as key, sum(${usageDaily.generations}) as generations, sum(${usageDaily.inputTokens}) as input_tokens,
+        sum(${usageDaily.outputTokens}) as output_tokens, sum(${usageDaily.costUsd}) as cost_usd
+      from ${usageDaily}
+      where ${and(
+        eq(usageDaily.userId, values.userId),
+        sql`${usageDaily.day} between ${values.from}::date and ${values.to}::date`,
+        values.modelId === undefined ? undefined : eq(usageDaily.modelId, values.modelId),
+      )}
+      group by 1`;
+    // Every day, or the Monday of every week the range touches: the zero buckets come from here.
+    const first = groupBy === 'week' ? sql`(${values.from}::date - (extract(isodow from ${values.from}::date)::int - 1))` : sql`${values.from}::date`;
+    const step = groupBy === 'week' ? 7 : 1;
+    const buckets =
+      groupBy === 'day' || groupBy === 'week'
+        ? sql`(select periods.key, to_char(periods.key, 'YYYY-MM-DD') as label, sums.generations, sums.input_tokens, sums.output_tokens, sums.cost_usd
+            from (select ${first} + ${sql.raw(String(step))} * n as key from generate_series(0, (${values.to}::date - ${first}) / ${sql.raw(String(step))}) as n) as periods
+            left join (${sums}) as sums using (key)) as buckets`
+        : sql`(select key, key as label, generations, input_tokens, output_tokens, cost_usd from (${sums}) as sums) as buckets`;
+    const column = (name: string) => sql.raw(`buckets.${name}`);
+    const bucket = sumsJson({ generations: column('generations'), inputTokens: column('input_tokens'), outputTokens: column('output_tokens'), costUsd: column('cost_usd') });
+    const total = sumsJson({ generations: sql`sum(buckets.generations)`, inputTokens: sql`sum(buckets.input_tokens)`, outputTokens: sql`sum(buckets.output_tokens)`, costUsd: sql`sum(buckets.cost_usd)` });
     return this.db
       .select({
-        // Named: a prepared statement's rows come from the driver by column name.
-        key: key.as('key'),
-        generations: sql<string>`sum(${usageDaily.generations})`.as('generations'),
-        inputTokens: sql<string>`sum(${usageDaily.inputTokens})`.as('inputTokens'),
-        outputTokens: sql<string>`sum(${usageDaily.outputTokens})`.as('outputTokens'),
-        costUsd: sql<string>`sum(${usageDaily.costUsd})`.as('costUsd'),
+        json: sql<string>`json_build_object('from', ${values.from}::text, 'to', ${values.to}::text, 'groupBy', ${groupBy}::text,
+          'buckets', coalesce(json_agg(json_build_object('key', buckets.label, ${bucket}) order by buckets.key), '[]'),
+          'total', json_build_object(${total}))::text`.as('json'),
       })
-      .from(usageDaily)
-      .where(
-        and(
-          eq(usageDaily.userId, values.userId),
-          between(usageDaily.day, values.from, values.to),
-          values.modelId === undefined ? undefined : eq(usageDaily.modelId, values.modelId),
-        ),
-      )
-      .groupBy(by)
-      .orderBy(by);
+      .from(buckets);
   }
 
   /** The review runs that finished in the range, counted and their durations ranked. */

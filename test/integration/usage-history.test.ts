@@ -1,6 +1,8 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { reviewRuns, usageDaily, usageRecords, type UsageKind } from '../../src/db/schema/index.js';
+import { historyResponse } from '../../src/routes/usage/usage-schemas.js';
 import { FakeOpenAIChat } from '../fakes/fake-openai-chat.js';
 import { createAccount, type Account } from '../helpers/accounts.js';
 import { signInWithGitHub } from '../helpers/github-login.js';
@@ -24,6 +26,9 @@ interface History {
   total: { generations: number; inputTokens: number; outputTokens: number; costUsd: number };
 }
 
+const bucketSchema = historyResponse.shape.buckets.element;
+const totalSchema = historyResponse.shape.total;
+
 const today = () => new Date().toISOString().slice(0, 10);
 
 describe('usage analytics (decisions.md §14)', () => {
@@ -46,6 +51,9 @@ describe('usage analytics (decisions.md §14)', () => {
   const history = async (cookie: string, query = '') => {
     const response = await get(cookie, `/usage/history${query}`);
     expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    // The database renders the answer: the route's schema (the API document's) must still hold, exactly.
+    historyResponse.strict().extend({ buckets: z.array(bucketSchema.strict()), total: totalSchema.strict() }).parse(response.json());
     return response.json<History>();
   };
   const records = (userId: string) => world.t.app.db.select().from(usageRecords).where(eq(usageRecords.userId, userId)).orderBy(asc(usageRecords.id));
