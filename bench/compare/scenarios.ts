@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { FakeOpenAIChat } from '../../test/fakes/fake-openai-chat.js';
 import { githubUser, signInWithGitHubOverHttp } from '../../test/helpers/github-login.js';
@@ -10,6 +13,9 @@ import { DeliveryStream } from '../lib/delivery-stream.js';
 import { load } from '../lib/http-load.js';
 import { BENCH_WEBHOOK_SECRET, startService, type ServiceProcess } from '../lib/service-process.js';
 import { chatFirstContent } from '../scenarios/chat.js';
+
+const run = promisify(execFile);
+const PREPARE_CPU_MAIN = fileURLToPath(new URL('prepare-cpu-main.ts', import.meta.url));
 
 /** The figures of one run of a scenario on one side, by name. */
 export type Figures = Record<string, number>;
@@ -179,6 +185,13 @@ async function chat(context: CompareContext): Promise<Figures> {
   return { 'added ms p50': result.p50, 'added ms p99': result.p99 };
 }
 
+/** Review preparation's CPU for a 40 KB diff in a warm process, in a process of the side's tree (no service). */
+async function reviewPrepare(context: CompareContext): Promise<Figures> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', PREPARE_CPU_MAIN, '400'], { cwd: context.root });
+  const { medianMs, p10Ms } = JSON.parse(stdout) as { medianMs: number; p10Ms: number };
+  return { 'CPU ms median': medianMs, 'CPU ms p10': p10Ms };
+}
+
 export const COMPARE_SCENARIOS: Record<string, (context: CompareContext) => Promise<Figures>> = {
   drain,
   'drain-after-drafts': drainAfterDrafts,
@@ -186,4 +199,5 @@ export const COMPARE_SCENARIOS: Record<string, (context: CompareContext) => Prom
   'webhook-paced': webhookPaced,
   lists,
   chat,
+  'review-prepare': reviewPrepare,
 };
