@@ -44,7 +44,7 @@ export interface ServiceProcess {
 export async function startService(
   backend: Backend,
   env: Record<string, string> = {},
-  { createDatabase = false, root }: { createDatabase?: boolean; root?: string } = {},
+  { createDatabase = false, root, nodeArgs = [] }: { createDatabase?: boolean; root?: string; nodeArgs?: string[] } = {},
 ): Promise<ServiceProcess> {
   const servers = backend === 'servers' ? benchServerUrls() : undefined;
   const redisKeyPrefix = `${uniqueName('bench')}:`;
@@ -74,7 +74,7 @@ export async function startService(
         ...env,
       },
       // A first start compiles the sources (tsx) and migrates: on a loaded machine that outlasts 30 s.
-      { logFile: join(dataDir, 'server.log'), nodeArgs: cpuProfileArgs(), root, timeoutMs: 180_000 },
+      { logFile: join(dataDir, 'server.log'), nodeArgs: [...nodeArgs, ...cpuProfileArgs()], root, timeoutMs: 180_000 },
     );
     return server.url!;
   };
