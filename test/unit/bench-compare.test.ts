@@ -58,8 +58,14 @@ describe('bench:compare cached revision trees', () => {
     return root;
   };
 
-  it('runs here: tsx and every dependency resolve', async () => {
-    expect(await unrunnable(fileURLToPath(new URL('../..', import.meta.url)))).toBeUndefined();
+  it('runs where tsx and every dependency of its package.json resolve', async () => {
+    const root = await tree();
+    await mkdir(join(root, 'src'));
+    await writeFile(join(root, 'src', 'server.ts'), '');
+    await writeFile(join(root, 'package.json'), JSON.stringify({ type: 'module', dependencies: { tsx: '*' } }));
+    await mkdir(join(root, 'node_modules'));
+    await symlink(fileURLToPath(new URL('../../node_modules/tsx', import.meta.url)), join(root, 'node_modules', 'tsx'), 'dir');
+    expect(await unrunnable(root)).toBeUndefined();
   });
 
   it('is refused without its entry point, with a symlinked node_modules, or where tsx does not resolve', async () => {
