@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,7 +57,8 @@ export async function unrunnable(root: string): Promise<string | undefined> {
 
 /** This tree's node_modules into `root`: hard links (no copy of the 500 MB, nothing shared to delete), else a copy across file systems. */
 async function copyModules(root: string): Promise<void> {
-  const from = join(ROOT, 'node_modules');
+  // Its real path: a checkout whose node_modules is itself a link gives the directory, not the link.
+  const from = await realpath(join(ROOT, 'node_modules'));
   const to = join(root, 'node_modules');
   try {
     await run('cp', ['-al', from, to]);
