@@ -47,7 +47,7 @@ export interface ServiceProcess {
 export async function startService(
   backend: Backend,
   env: Record<string, string> = {},
-  { createDatabase = false, root, sampleMemory = false }: { createDatabase?: boolean; root?: string; sampleMemory?: boolean } = {},
+  { createDatabase = false, root, sampleMemory = false, nodeArgs = [] }: { createDatabase?: boolean; root?: string; sampleMemory?: boolean; nodeArgs?: string[] } = {},
 ): Promise<ServiceProcess> {
   const servers = backend === 'servers' ? benchServerUrls() : undefined;
   const redisKeyPrefix = `${uniqueName('bench')}:`;
@@ -80,7 +80,7 @@ export async function startService(
         ...env,
       },
       // A first start compiles the sources (tsx) and migrates: on a loaded machine that outlasts 30 s.
-      { logFile: join(dataDir, 'server.log'), nodeArgs: [...cpuProfileArgs(), ...samplerArgs], root, timeoutMs: 180_000 },
+      { logFile: join(dataDir, 'server.log'), nodeArgs: [...nodeArgs, ...cpuProfileArgs(), ...samplerArgs], root, timeoutMs: 180_000 },
     );
     return server.url!;
   };
