@@ -1,21 +1,24 @@
-import { AppPullRequest } from '../adapters/github/app-pull-request.js';
-import type { GitHubApp } from '../adapters/github/github-app.js';
-import { UnrecoverableJobError, type Job } from '../adapters/queue/job-queue.js';
+import { UnrecoverableJobError, type AppCommand, type Job } from '../adapters/queue/job-queue.js';
+import type { ChangePublisher, HostSession } from '../code-hosts/code-host.js';
 import type { PullRequest } from '../db/schema/index.js';
 import { AppError } from '../lib/app-error.js';
 import type { Logger } from '../lib/logger.js';
-import { installationCovers, type GitHubInstallationRepository } from '../repositories/github-installation-repository.js';
-import type { PullRequestRepository } from '../repositories/pull-request-repository.js';
 import type { ConversationService } from '../routes/conversation/conversation-service.js';
 import type { ReviewService } from '../routes/review/review-service.js';
 import { helpText, parseCommand } from './commands.js';
-import { jobFailure } from './publish-step.js';
 import { replyMarker } from './markers.js';
 
+/** Where a command was given: its change's session on the host, the name the service answers to, and its record here. */
+export interface CommandTarget {
+  session: HostSession;
+  /** `@<mention> <question>` asks; the GitHub App's slug, the GitLab token user's username. */
+  mention: string;
+  pr: PullRequest | undefined;
+}
+
 export interface CommandDeps {
-  app: GitHubApp;
-  pullRequests: PullRequestRepository;
-  installations: GitHubInstallationRepository;
+  /** The command's change on its host; undefined when the service may no longer act there. */
+  target: (command: AppCommand) => Promise<CommandTarget | undefined>;
   reviews: ReviewService;
   conversations: ConversationService;
   log: Logger;
@@ -31,25 +34,23 @@ const ASK_TIMEOUT_MS = 120_000;
  */
 export async function runCommand(deps: CommandDeps, job: Job<'appCommand'>): Promise<void> {
   const command = job.payload;
-  const installation = await deps.installations.find(command.installationId);
-  if (!installationCovers(installation, { fullName: command.repositoryName })) return;
-  const parsed = parseCommand(command.body, deps.app.slug);
+  const target = await deps.target(command);
+  if (target === undefined) return;
+  const parsed = parseCommand(command.body, target.mention);
   if (parsed === undefined) return;
-  const pr = await deps.pullRequests.findByNumber(command.repositoryName, command.prNumber);
+  const { pr } = target;
 
-  await github(deps, command.installationId, command.repositoryName, command.prNumber, async (pull) => {
-    if (command.commentId !== undefined) await pull.acknowledge(command.commentId);
-  });
+  if (command.commentId !== undefined) await onHost(target, (host) => host.acknowledge(command.commentId!));
 
   if (parsed.kind === 'review') {
-    if (pr === undefined) return reply(deps, command, 'I have no record of this pull request yet: it is reviewed when a commit is pushed (or it is reopened) while the App is installed.');
+    if (pr === undefined) return reply(target, command, 'I have no record of this pull request yet: it is reviewed when a commit is pushed (or it is reopened) while the App is installed.');
     await deps.reviews.start(pr.userId, { id: pr.id }, parsed.mode, command.headSha).catch(unrecoverable);
     return;
   }
-  if (parsed.kind === 'help') return reply(deps, command, helpText(deps.app.slug));
-  if (pr === undefined) return reply(deps, command, 'I have no record of this pull request yet, so I cannot answer questions about it.');
-  if (await alreadyAnswered(deps, command)) return;
-  await reply(deps, command, await ask(deps, pr, parsed.question));
+  if (parsed.kind === 'help') return reply(target, command, helpText(target.mention));
+  if (pr === undefined) return reply(target, command, 'I have no record of this pull request yet, so I cannot answer questions about it.');
+  if (await alreadyAnswered(target, command)) return;
+  await reply(target, command, await ask(deps, pr, parsed.question));
 }
 
 /** The chat engine's answer, as the pull request's owner: kept as their conversation, spent like any chat. */
@@ -72,27 +73,25 @@ async function ask(deps: CommandDeps, pr: PullRequest, question: string): Promis
   return answer.replaceAll('<!--', '&lt;!--').trim() || 'The model gave no answer.';
 }
 
-async function alreadyAnswered(deps: CommandDeps, command: Job<'appCommand'>['payload']): Promise<boolean> {
+async function alreadyAnswered(target: CommandTarget, command: AppCommand): Promise<boolean> {
   if (command.commentId === undefined) return false;
   const marker = replyMarker(command.commentId);
-  return github(deps, command.installationId, command.repositoryName, command.prNumber, async (pull) =>
-    (await pull.issueComments()).some((comment) => comment.author === deps.app.botLogin && comment.body.startsWith(marker)),
-  );
+  return onHost(target, async (host) => (await host.ownNotes()).some((note) => note.body.startsWith(marker)));
 }
 
-async function reply(deps: CommandDeps, command: Job<'appCommand'>['payload'], text: string): Promise<void> {
+async function reply(target: CommandTarget, command: AppCommand, text: string): Promise<void> {
   const marker = command.commentId === undefined ? '' : `${replyMarker(command.commentId)}\n`;
-  await github(deps, command.installationId, command.repositoryName, command.prNumber, async (pull) => {
-    if (marker !== '' && (await pull.issueComments()).some((comment) => comment.author === deps.app.botLogin && comment.body.startsWith(marker))) return;
-    await pull.createIssueComment(`${marker}${text}`);
+  await onHost(target, async (host) => {
+    if (marker !== '' && (await host.ownNotes()).some((note) => note.body.startsWith(marker))) return;
+    await host.reply(`${marker}${text}`);
   });
 }
 
-async function github<T>(deps: CommandDeps, installationId: number, repositoryName: string, prNumber: number, call: (pull: AppPullRequest) => Promise<T>): Promise<T> {
+async function onHost<T>(target: CommandTarget, call: (host: ChangePublisher) => Promise<T>): Promise<T> {
   try {
-    return await deps.app.asInstallation(installationId, (api) => call(new AppPullRequest(api, repositoryName, prNumber)));
+    return await target.session.run(call);
   } catch (error) {
-    throw jobFailure(error);
+    throw target.session.failure(error);
   }
 }
 

@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Job, QueueName } from '../adapters/queue/job-queue.js';
+import type { PublishingHosts, ReadingHosts } from '../code-hosts/code-hosts.js';
+import { GitHubChangeReader } from '../code-hosts/github/github-reader.js';
+import { githubCommandTarget, githubPullRequestSession } from '../code-hosts/github/github-host.js';
 import { runCommand } from '../publishing/command-step.js';
 import { publishReview } from '../publishing/publish-step.js';
 import { decideDraft } from '../review/pipeline/draft-step.js';
@@ -47,10 +50,11 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
       }
     };
 
+  const readers: ReadingHosts = { reader: (pr, owner) => new GitHubChangeReader({ github: app.github, tokens: app.services.githubTokens }, pr, owner) };
   queue.process('unprocessedWebhookPayload', traced((job) => sanitizeDelivery({ reviews: repos.reviews, queue }, job)), { concurrency: 4, onFailed: failDelivery });
   queue.process(
     'undecidedDraft',
-    traced((job) => decideDraft({ github: app.github, kv: app.kv, tokens: app.services.githubTokens, deliveries: repos.deliveries, intake: repos.webhookIntake, queue }, job)),
+    traced((job) => decideDraft({ readers, kv: app.kv, deliveries: repos.deliveries, intake: repos.webhookIntake, queue }, job)),
     { concurrency: 2, onFailed: (job) => void metrics.jobsFailed.labels(job.name).inc() },
   );
   queue.process(
@@ -58,10 +62,9 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
     traced((job) =>
       extractContent(
         {
-          github: app.github,
+          readers,
           reviews: repos.reviews,
           queue,
-          tokens: app.services.githubTokens,
           kv: app.kv,
           // The check run goes in progress as the run starts being reviewed (webhook and manual runs alike).
           onReviewStarts: (pullRequestId, runId) => publishing.enqueue(pullRequestId, runId, 'started'),
@@ -100,15 +103,16 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
     if (githubApp === undefined) throw new Error('The GitHub App is no longer configured');
     return githubApp;
   };
+  const github = { installations: repos.installations, app: inUse, log: publishLog };
+  const hosts: PublishingHosts = { session: (pr) => githubPullRequestSession(github, pr) };
   queue.process(
     'completedReview',
     traced(async (job) => {
-      const githubApp = await inUse();
-      const deps = { reviews: repos.reviews, publications: repos.publications, installations: repos.installations, app: githubApp, publicUrl: config.publicUrl, log: publishLog };
+      const deps = { reviews: repos.reviews, publications: repos.publications, hosts, publicUrl: config.publicUrl, log: publishLog };
       metrics.publications.inc({ outcome: await publishReview(deps, job) });
     }),
     {
-      // Publishing waits on GitHub, not on the CPU: more at once keeps a burst of reviews from queueing.
+      // Publishing waits on the code host, not on the CPU: more at once keeps a burst of reviews from queueing.
       concurrency: 8,
       onFailed: async (job, error) => {
         metrics.jobsFailed.labels(job.name).inc();
@@ -121,7 +125,12 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
     'appCommand',
     traced(async (job) =>
       runCommand(
-        { app: await inUse(), pullRequests: repos.pullRequests, installations: repos.installations, reviews: app.services.reviews, conversations: app.services.conversations, log: publishLog },
+        {
+          target: (command) => githubCommandTarget({ ...github, pullRequests: repos.pullRequests }, command),
+          reviews: app.services.reviews,
+          conversations: app.services.conversations,
+          log: publishLog,
+        },
         job,
       ),
     ),
