@@ -38,6 +38,8 @@ export interface FileReader {
 /** Everything read from a change's repository, with the key its cached `.ai-review.yml` is stored under. */
 export interface ChangeReader extends ChangeDiffReader, FileReader {
   readonly repositoryKey: string;
+  /** The commit of the target branch `.ai-review.yml` is read at (never the head: a change cannot switch off its own review). */
+  configRef(): Promise<string>;
 }
 
 export class FileRefusedError extends Error {

@@ -2,6 +2,7 @@ import type { Job } from '../adapters/queue/job-queue.js';
 import type { ChangePublisher, HostSession, ReviewStatusReport } from '../code-hosts/code-host.js';
 import type { PublishingHosts } from '../code-hosts/code-hosts.js';
 import type { GitHubPublication, PullRequest, Review } from '../db/schema/index.js';
+import { apiPrId } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
 import type { GitHubPublicationRepository } from '../repositories/github-publication-repository.js';
 import type { ReviewRepository } from '../repositories/review-repository.js';
@@ -18,7 +19,7 @@ export interface PublishDeps {
 }
 
 /** The review's page in the web app (decisions.md §9): the status's details and the summary's link. */
-export const reviewPageUrl = (publicUrl: string, pr: Pick<PullRequest, 'prId'>) => `${publicUrl}/pulls/${pr.prId}`;
+export const reviewPageUrl = (publicUrl: string, pr: Pick<PullRequest, 'prId' | 'id' | 'provider'>) => `${publicUrl}/pulls/${apiPrId(pr)}`;
 
 /** What a publishing job did: posted the finished review, put the status in progress, or nothing (a later run, access lost). */
 export type PublicationOutcome = 'published' | 'check-started' | 'skipped';

@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Job, QueueName } from '../adapters/queue/job-queue.js';
-import type { PublishingHosts, ReadingHosts } from '../code-hosts/code-hosts.js';
-import { GitHubChangeReader } from '../code-hosts/github/github-reader.js';
-import { githubCommandTarget, githubPullRequestSession } from '../code-hosts/github/github-host.js';
+import { appInUse, githubCommandTarget } from '../code-hosts/github/github-host.js';
 import { runCommand } from '../publishing/command-step.js';
 import { publishReview } from '../publishing/publish-step.js';
 import { decideDraft } from '../review/pipeline/draft-step.js';
@@ -50,11 +48,11 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
       }
     };
 
-  const readers: ReadingHosts = { reader: (pr, owner) => new GitHubChangeReader({ github: app.github, tokens: app.services.githubTokens }, pr, owner) };
+  const { codeHosts } = app.services;
   queue.process('unprocessedWebhookPayload', traced((job) => sanitizeDelivery({ reviews: repos.reviews, queue }, job)), { concurrency: 4, onFailed: failDelivery });
   queue.process(
     'undecidedDraft',
-    traced((job) => decideDraft({ readers, kv: app.kv, deliveries: repos.deliveries, intake: repos.webhookIntake, queue }, job)),
+    traced((job) => decideDraft({ readers: codeHosts, kv: app.kv, deliveries: repos.deliveries, intake: repos.webhookIntake, queue }, job)),
     { concurrency: 2, onFailed: (job) => void metrics.jobsFailed.labels(job.name).inc() },
   );
   queue.process(
@@ -62,7 +60,7 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
     traced((job) =>
       extractContent(
         {
-          readers,
+          readers: codeHosts,
           reviews: repos.reviews,
           queue,
           kv: app.kv,
@@ -96,19 +94,11 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
     { concurrency: options.reviewConcurrency ?? 2, onFailed: failRun },
   );
 
-  // The App may be created while the service runs (decisions.md §13): each job takes the one in use.
   const publishLog = app.log.child({ component: 'publishing' });
-  const inUse = async () => {
-    const githubApp = await app.githubApps.fresh();
-    if (githubApp === undefined) throw new Error('The GitHub App is no longer configured');
-    return githubApp;
-  };
-  const github = { installations: repos.installations, app: inUse, log: publishLog };
-  const hosts: PublishingHosts = { session: (pr) => githubPullRequestSession(github, pr) };
   queue.process(
     'completedReview',
     traced(async (job) => {
-      const deps = { reviews: repos.reviews, publications: repos.publications, hosts, publicUrl: config.publicUrl, log: publishLog };
+      const deps = { reviews: repos.reviews, publications: repos.publications, hosts: codeHosts, publicUrl: config.publicUrl, log: publishLog };
       metrics.publications.inc({ outcome: await publishReview(deps, job) });
     }),
     {
@@ -126,7 +116,7 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
     traced(async (job) =>
       runCommand(
         {
-          target: (command) => githubCommandTarget({ ...github, pullRequests: repos.pullRequests }, command),
+          target: (command) => githubCommandTarget({ installations: repos.installations, app: appInUse(app.githubApps), log: publishLog, pullRequests: repos.pullRequests }, command),
           reviews: app.services.reviews,
           conversations: app.services.conversations,
           log: publishLog,

@@ -5,7 +5,12 @@ import type { Logger } from '../../lib/logger.js';
 import { installationCovers, type GitHubInstallationRepository } from '../../repositories/github-installation-repository.js';
 import type { CommandTarget } from '../../publishing/command-step.js';
 import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
+import type { GitHubClient } from '../../adapters/github/github-client.js';
+import type { GitHubAppRegistry } from '../../services/github-app-registry.js';
+import type { GitHubTokens } from '../../services/github-token.js';
 import type { HostSession } from '../code-host.js';
+import type { CodeHost } from '../code-hosts.js';
+import { GitHubChangeReader } from './github-reader.js';
 import { githubSession } from './github-publisher.js';
 
 export interface GitHubHostDeps {
@@ -40,3 +45,18 @@ export async function githubCommandTarget(deps: GitHubHostDeps & { pullRequests:
     pr: await deps.pullRequests.findByNumber(command.repositoryName, command.prNumber),
   };
 }
+
+/** GitHub as one of the service's code hosts. */
+export function githubHost(deps: GitHubHostDeps & { github: GitHubClient; tokens: GitHubTokens }): CodeHost {
+  return {
+    session: (pr) => githubPullRequestSession(deps, pr),
+    reader: (pr, owner) => Promise.resolve(new GitHubChangeReader(deps, pr, owner)),
+  };
+}
+
+/** The App in use, read fresh (it may be created while the service runs, decisions.md §13); a job without one fails. */
+export const appInUse = (apps: Pick<GitHubAppRegistry, 'fresh'>) => async (): Promise<GitHubApp> => {
+  const githubApp = await apps.fresh();
+  if (githubApp === undefined) throw new Error('The GitHub App is no longer configured');
+  return githubApp;
+};

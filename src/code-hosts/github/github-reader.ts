@@ -26,6 +26,11 @@ export class GitHubChangeReader implements ChangeReader {
     this.repositoryKey = pr.repositoryName;
   }
 
+  /** The pull request's base commit, as GitHub's payload gave it. */
+  configRef(): Promise<string> {
+    return Promise.resolve(this.pr.baseSha);
+  }
+
   changeDiff(): Promise<string> {
     return this.read((token) => this.deps.github.pullRequestDiff(this.pr.repositoryName, this.pr.prNumber, token)).catch((error: unknown) => {
       throw githubFailure(error, 'the pull request diff');

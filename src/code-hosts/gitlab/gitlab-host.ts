@@ -1,9 +1,14 @@
 import type { GitLabClient } from '../../adapters/gitlab/gitlab-client.js';
 import { GitLabConnectionBrokenError } from '../../adapters/gitlab/gitlab-errors.js';
+import type { GitLabTarget } from '../../adapters/gitlab/gitlab-client.js';
+import type { GitLabConnection, PullRequest } from '../../db/schema/index.js';
 import type { Logger } from '../../lib/logger.js';
+import type { GitLabMergeRequestRepository } from '../../repositories/gitlab-merge-request-repository.js';
 import type { ChangePublisher, HostSession } from '../code-host.js';
+import { requireConnection, type CodeHost } from '../code-hosts.js';
 import { gitlabJobFailure } from './gitlab-failure.js';
 import { GitLabPublisher, type GitLabMergeRequestRef } from './gitlab-publisher.js';
+import { GitLabChangeReader } from './gitlab-reader.js';
 
 export interface GitLabHostDeps {
   client: GitLabClient;
@@ -24,5 +29,40 @@ export function gitlabSession(deps: GitLabHostDeps, connectionId: string, mr: Gi
       }
     },
     failure: gitlabJobFailure,
+  };
+}
+
+export interface GitLabCodeHostDeps extends GitLabHostDeps {
+  mergeRequests: GitLabMergeRequestRepository;
+  /** A connection's instance and decrypted token. */
+  target: (connection: GitLabConnection) => GitLabTarget;
+}
+
+/** GitLab as one of the service's code hosts: a merge request's record names its connection. */
+export function gitlabHost(deps: GitLabCodeHostDeps): CodeHost {
+  const mergeRequestOf = (pr: PullRequest, connection: GitLabConnection): GitLabMergeRequestRef => ({
+    target: deps.target(connection),
+    projectId: connection.projectId,
+    iid: pr.prNumber,
+    webUrl: pr.htmlUrl ?? connection.projectWebUrl,
+    tokenUserId: connection.tokenUserId,
+  });
+  return {
+    async session(pr) {
+      const connection = await deps.mergeRequests.connectionOf(pr.prId);
+      // Disconnected, or its token refused: nothing is posted until its owner connects it again.
+      if (connection === undefined || connection.status === 'broken') {
+        deps.log.info({ pullRequestId: pr.id }, 'the GitLab connection is gone or broken: nothing is posted');
+        return undefined;
+      }
+      return gitlabSession(deps, connection.id, mergeRequestOf(pr, connection));
+    },
+    async reader(pr) {
+      const connection = requireConnection(await deps.mergeRequests.connectionOf(pr.prId));
+      return new GitLabChangeReader(deps.client, mergeRequestOf(pr, connection), async (error) => {
+        if (error instanceof GitLabConnectionBrokenError) await deps.markBroken(connection.id, error.message);
+        throw gitlabJobFailure(error);
+      });
+    },
   };
 }

@@ -14,16 +14,27 @@ export class GitLabChangeReader implements ChangeReader {
   constructor(
     private readonly client: GitLabClient,
     private readonly mr: Pick<GitLabMergeRequestRef, 'target' | 'projectId' | 'iid'>,
+    /** What a failed read becomes (the pipeline's: a broken connection marked, the job ended or retried). */
+    private readonly failure: (error: unknown) => Promise<never> = (error) => Promise.reject(error),
   ) {
     this.repositoryKey = `gitlab:${mr.target.baseUrl.replace(/\/+$/, '')}#${mr.projectId}`;
   }
 
+  /**
+   * The merge request's base commit (`diff_refs.base_sha`, where it left the target branch: fixed,
+   * so the file can be cached by it), else the target branch itself while GitLab prepares the diff.
+   */
+  async configRef(): Promise<string> {
+    const mergeRequest = await this.client.mergeRequest(this.mr.target, this.mr.projectId, this.mr.iid).catch(this.failure);
+    return mergeRequest.diff_refs?.base_sha ?? mergeRequest.target_branch;
+  }
+
   changeDiff(): Promise<string> {
-    return this.client.mergeRequestDiff(this.mr.target, this.mr.projectId, this.mr.iid);
+    return this.client.mergeRequestDiff(this.mr.target, this.mr.projectId, this.mr.iid).catch(this.failure);
   }
 
   pushDiff(from: string, to: string): Promise<string | null> {
-    return this.client.compareDiff(this.mr.target, this.mr.projectId, from, to);
+    return this.client.compareDiff(this.mr.target, this.mr.projectId, from, to).catch(this.failure);
   }
 
   /** GitLab refusing one file leaves `.ai-review.yml` at its defaults; a refused token breaks the connection instead. */
@@ -34,7 +45,7 @@ export class GitLabChangeReader implements ChangeReader {
       if (error instanceof GitLabApiError && !(error instanceof GitLabConnectionBrokenError) && error.status >= 400 && error.status < 500 && error.status !== 429) {
         throw new FileRefusedError(error.status, 'GitLab');
       }
-      throw error;
+      return this.failure(error);
     }
   }
 }

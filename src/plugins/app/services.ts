@@ -16,6 +16,10 @@ import { AppEventsService } from '../../routes/webhook/app-events.js';
 import { GitHubAppService } from '../../routes/github/github-service.js';
 import { GitLabClient } from '../../adapters/gitlab/gitlab-client.js';
 import { GitLabService } from '../../routes/gitlab/gitlab-service.js';
+import { CodeHosts } from '../../code-hosts/code-hosts.js';
+import { appInUse, githubHost } from '../../code-hosts/github/github-host.js';
+import { gitlabHost } from '../../code-hosts/gitlab/gitlab-host.js';
+import { GitLabWebhookService } from '../../routes/webhook/gitlab-webhook-service.js';
 import { GitHubAppSetupService } from '../../routes/admin/github-app-setup-service.js';
 import { Operators } from '../../services/operators.js';
 import { PublicationService } from '../../publishing/publication-service.js';
@@ -49,6 +53,9 @@ export interface Services {
   publishing: PublicationService;
   appEvents: AppEventsService;
   gitlab: GitLabService;
+  gitlabWebhook: GitLabWebhookService;
+  /** Every code host, by a record's `provider`: reading changes and publishing on them. */
+  codeHosts: CodeHosts;
 }
 
 /** The services hold the rules; routes and workers only call them. */
@@ -101,10 +108,41 @@ export default fp(
       pullRequests: repos.pullRequests,
       publications: repos.publications,
       installations: repos.installations,
+      gitlabConnectionOf: (prId) => repos.gitlabMergeRequests.connectionOf(prId),
       log: log.child({ component: 'publishing' }),
     });
     const diffs = new PullRequestDiffs({ pullRequests: repos.pullRequests, users: repos.users, github: app.github, tokens: githubTokens });
 
+    const webhook = new WebhookService({
+      users: repos.users,
+      intake: repos.webhookIntake,
+      deliveries: repos.deliveries,
+      queue: app.queue,
+      kv: app.kv,
+      webhookSecret: () => githubApps.webhookSecret(),
+      log: log.child({ component: 'webhook' }),
+      appEvents,
+    });
+    // GitLab base URLs are user-supplied: every call goes through the BYOK address policy.
+    const gitlabClient = new GitLabClient({ fetch: policy.fetch });
+    const gitlab = new GitLabService({ connections: repos.gitlabConnections, client: gitlabClient, secretBox: app.secretBox, publicUrl: config.publicUrl, log: log.child({ component: 'gitlab' }) });
+    const publishLog = log.child({ component: 'publishing' });
+    const codeHosts = new CodeHosts({
+      github: githubHost({
+        github: app.github,
+        tokens: githubTokens,
+        installations: repos.installations,
+        app: appInUse(githubApps),
+        log: publishLog,
+      }),
+      gitlab: gitlabHost({
+        client: gitlabClient,
+        mergeRequests: repos.gitlabMergeRequests,
+        target: (connection) => gitlab.target(connection),
+        markBroken: (connectionId, reason) => gitlab.markBroken(connectionId, reason),
+        log: publishLog,
+      }),
+    });
     const services: Services = {
       sessions,
       auth: new AuthService({
@@ -144,16 +182,8 @@ export default fp(
       }),
       workspace: new WorkspaceService(repos.workspace),
       feedback,
-      webhook: new WebhookService({
-        users: repos.users,
-        intake: repos.webhookIntake,
-        deliveries: repos.deliveries,
-        queue: app.queue,
-        kv: app.kv,
-        webhookSecret: () => githubApps.webhookSecret(),
-        log: log.child({ component: 'webhook' }),
-        appEvents,
-      }),
+      webhook,
+      gitlabWebhook: new GitLabWebhookService({ connections: repos.gitlabConnections, mergeRequests: repos.gitlabMergeRequests, secretBox: app.secretBox, webhook }),
       githubTokens,
       githubApp: new GitHubAppService({ apps: githubApps, installations: repos.installations }),
       githubAppSetup: new GitHubAppSetupService({
@@ -168,13 +198,8 @@ export default fp(
       publishing,
       appEvents,
       // GitLab base URLs are user-supplied: every call goes through the BYOK address policy.
-      gitlab: new GitLabService({
-        connections: repos.gitlabConnections,
-        client: new GitLabClient({ fetch: policy.fetch }),
-        secretBox: app.secretBox,
-        publicUrl: config.publicUrl,
-        log: log.child({ component: 'gitlab' }),
-      }),
+      gitlab,
+      codeHosts,
     };
     app.decorate('services', services);
     // The AI SDK prints provider warnings (e.g. a JSON schema the endpoint ignores) to the console;

@@ -26,7 +26,8 @@ export async function decideDraft(deps: DraftDeps, job: Job<'undecidedDraft'>): 
   if (found === undefined || found.delivery.startsReview) return;
   const { pr, owner } = found;
   if (pr.headSha !== found.delivery.headSha || pr.state !== 'open' || !pr.draft) return;
-  const config = await readRepositoryConfig(deps.kv, deps.readers.reader(pr, owner), pr.baseSha);
+  const reader = await deps.readers.reader(pr, owner);
+  const config = await readRepositoryConfig(deps.kv, reader, await reader.configRef());
   if (switchedOff({ triggedBy: 'webhook', draft: true }, config) !== null) return;
   if (!(await deps.intake.startDeferredDraft(job.payload.deliveryId))) return;
   // Enqueued here, or by the relay if this fails: the started delivery is its to enqueue until marked.

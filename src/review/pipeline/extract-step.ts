@@ -27,9 +27,9 @@ export async function extractContent(deps: ExtractDeps, job: Job<'sanitizedPrPay
   if (run === undefined || !isCurrentRun(run.review, runId)) return;
   const { review, pr, owner } = run;
 
-  const reader = deps.readers.reader(pr, owner);
+  const reader = await deps.readers.reader(pr, owner);
   // The repository's settings, from the base commit with the diff's token (decisions.md §10).
-  const config = await readRepositoryConfig(deps.kv, reader, pr.baseSha);
+  const config = await readRepositoryConfig(deps.kv, reader, await reader.configRef());
   const off = switchedOff({ triggedBy: review.triggedBy, draft: pr.draft }, config);
   // A draft marked ready meanwhile is reviewed after all: its `ready_for_review` found this run going.
   if (off !== null && (await deps.reviews.dismiss(pr.id, runId, { onlyWhileDraft: off === 'draft' })) !== 'kept') return;
