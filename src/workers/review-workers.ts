@@ -79,9 +79,8 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
         {
           reviews: repos.reviews,
           models: app.services.models,
-          github: app.github,
+          readers: codeHosts,
           mailer: app.mailer,
-          tokens: app.services.githubTokens,
           publicUrl: config.publicUrl,
           log,
           maxFileDiffBytes: config.reviewMaxFileDiffBytes,

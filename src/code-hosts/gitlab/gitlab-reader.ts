@@ -15,7 +15,9 @@ export class GitLabChangeReader implements ChangeReader {
     private readonly client: GitLabClient,
     private readonly mr: Pick<GitLabMergeRequestRef, 'target' | 'projectId' | 'iid'>,
     /** What a failed read becomes (the pipeline's: a broken connection marked, the job ended or retried). */
-    private readonly failure: (error: unknown) => Promise<never> = (error) => Promise.reject(error),
+    private readonly failure: (error: unknown) => Promise<never> = (error) => {
+      throw error;
+    },
   ) {
     this.repositoryKey = `gitlab:${mr.target.baseUrl.replace(/\/+$/, '')}#${mr.projectId}`;
   }

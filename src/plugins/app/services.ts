@@ -111,7 +111,8 @@ export default fp(
       gitlabConnectionOf: (prId) => repos.gitlabMergeRequests.connectionOf(prId),
       log: log.child({ component: 'publishing' }),
     });
-    const diffs = new PullRequestDiffs({ pullRequests: repos.pullRequests, users: repos.users, github: app.github, tokens: githubTokens });
+    // Built below; read only when a merge request's diff is asked for.
+    const diffs = new PullRequestDiffs({ pullRequests: repos.pullRequests, users: repos.users, github: app.github, tokens: githubTokens, hosts: () => codeHosts });
 
     const webhook = new WebhookService({
       users: repos.users,
