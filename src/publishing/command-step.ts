@@ -5,7 +5,8 @@ import { AppError } from '../lib/app-error.js';
 import type { Logger } from '../lib/logger.js';
 import type { ConversationService } from '../routes/conversation/conversation-service.js';
 import type { ReviewService } from '../routes/review/review-service.js';
-import { helpText, parseCommand } from './commands.js';
+import { helpText, parseCommand, VERDICT_REPLY } from './commands.js';
+import type { FindingVerdict } from '../db/schema/index.js';
 import { replyMarker } from './markers.js';
 
 /** Where a command was given: its change's session on the host, the name the service answers to, and its record here. */
@@ -14,6 +15,8 @@ export interface CommandTarget {
   /** `@<mention> <question>` asks; the GitHub App's slug, the GitLab token user's username. */
   mention: string;
   pr: PullRequest | undefined;
+  /** The finding whose thread the command's note replies in, for hosts whose verdict replies come as commands (GitLab). */
+  findingOfReply?: () => Promise<string | undefined>;
 }
 
 export interface CommandDeps {
@@ -21,6 +24,8 @@ export interface CommandDeps {
   target: (command: AppCommand) => Promise<CommandTarget | undefined>;
   reviews: ReviewService;
   conversations: ConversationService;
+  /** A verdict given by reply (decisions.md §10): the same as the API's. */
+  setVerdict: (verdict: { userId: string; pullRequestId: string; findingId: string; verdict: FindingVerdict; note: string | undefined }) => Promise<void>;
   log: Logger;
 }
 
@@ -36,6 +41,7 @@ export async function runCommand(deps: CommandDeps, job: Job<'appCommand'>): Pro
   const command = job.payload;
   const target = await deps.target(command);
   if (target === undefined) return;
+  if (await verdictByReply(deps, target, command)) return;
   const parsed = parseCommand(command.body, target.mention);
   if (parsed === undefined) return;
   const { pr } = target;
@@ -93,6 +99,23 @@ async function onHost<T>(target: CommandTarget, call: (host: ChangePublisher) =>
   } catch (error) {
     throw target.session.failure(error);
   }
+}
+
+/** `/wrong`, `/wontfix` or `/helpful` (a note after it) in a finding's thread: that finding's verdict, acknowledged. */
+async function verdictByReply(deps: CommandDeps, target: CommandTarget, command: AppCommand): Promise<boolean> {
+  const match = VERDICT_REPLY.exec(command.body.trim());
+  if (match === null || target.findingOfReply === undefined || target.pr === undefined || command.commentId === undefined) return false;
+  const findingId = await onHost(target, () => target.findingOfReply!());
+  if (findingId === undefined) return false;
+  const pr = target.pr;
+  try {
+    await deps.setVerdict({ userId: pr.userId, pullRequestId: pr.id, findingId, verdict: match[1]!.toLowerCase() as FindingVerdict, note: match[2]!.trim() || undefined });
+  } catch (error) {
+    // A finding a push took away: nothing to record.
+    if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
+  }
+  await onHost(target, (host) => host.acknowledge(command.commentId!));
+  return true;
 }
 
 function unrecoverable(error: unknown): never {

@@ -232,6 +232,12 @@ export class PullRequestRepository {
     return row;
   }
 
+  /** By the internal key reviews reference (a GitLab merge request's is negative). */
+  async findByPrId(prId: number): Promise<PullRequest | undefined> {
+    const [row] = await this.db.select().from(pullRequests).where(eq(pullRequests.prId, prId)).limit(1);
+    return row;
+  }
+
   async find(id: string): Promise<PullRequest | undefined> {
     const [row] = await this.db.select().from(pullRequests).where(eq(pullRequests.id, id)).limit(1);
     return row;

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Job, QueueName } from '../adapters/queue/job-queue.js';
-import { appInUse, githubCommandTarget } from '../code-hosts/github/github-host.js';
 import { runCommand } from '../publishing/command-step.js';
 import { publishReview } from '../publishing/publish-step.js';
 import { decideDraft } from '../review/pipeline/draft-step.js';
@@ -115,9 +114,10 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
     traced(async (job) =>
       runCommand(
         {
-          target: (command) => githubCommandTarget({ installations: repos.installations, app: appInUse(app.githubApps), log: publishLog, pullRequests: repos.pullRequests }, command),
+          target: app.services.commandTarget,
           reviews: app.services.reviews,
           conversations: app.services.conversations,
+          setVerdict: ({ userId, pullRequestId, findingId, verdict, note }) => app.services.feedback.setVerdict({ userId, pullRequest: { id: pullRequestId }, findingId, verdict, note }),
           log: publishLog,
         },
         job,

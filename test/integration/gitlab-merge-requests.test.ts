@@ -157,6 +157,63 @@ describe('GitLab merge requests, end to end', () => {
     expect(summaries()[0]!.body).toContain(`Reviewed commit ${SHA2}`);
   });
 
+  it('commands in notes: a Developer is answered once with eyes; a Guest, a bot and the service itself are ignored; /wrong in a finding\'s discussion is its verdict', async () => {
+    const guest = { id: 4003, username: 'guest', name: 'Guest' };
+    const robot = { id: 4004, username: 'project_bot', name: 'Bot', bot: true };
+    gitlab.addMember(projectId, guest, ACCESS.guest);
+    gitlab.addMember(projectId, robot, ACCESS.developer);
+    const noteHook = (note: { id: number; body: string }, user: { id: number; username: string }, discussionId: string | null = null) => {
+      const payload = JSON.parse(readFileSync(new URL('../fixtures/gitlab/note-hook-merge-request.json', import.meta.url), 'utf8')) as { project: object; object_attributes: object; merge_request: object; user: object };
+      payload.project = { ...payload.project, id: projectId, path_with_namespace: 'shop/backend', web_url: `${gitlab.url}/shop/backend` };
+      payload.user = { ...payload.user, id: user.id, username: user.username };
+      payload.object_attributes = { ...payload.object_attributes, id: note.id, note: note.body, author_id: user.id, discussion_id: discussionId, project_id: projectId };
+      payload.merge_request = { ...payload.merge_request, iid: 5, target_project_id: projectId, source_project_id: projectId };
+      return payload;
+    };
+    const deliverNote = async (payload: object) => {
+      const response = await world.t.app.inject({ method: 'POST', url: '/webhook/gitlab', headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Note Hook', 'x-gitlab-token': secret }, payload: JSON.stringify(payload) });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    const idle = async () => {
+      await expect.poll(async () => {
+        const counts = await world.t.app.queue.counts('appCommand');
+        return counts.waiting + counts.active;
+      }, { timeout: 20_000, interval: 50 }).toBe(0);
+    };
+    const awardsOn = (noteId: number) => gitlab.mergeRequest(projectId, 5).awards.filter((award) => award.noteId === noteId).map((award) => [award.name, award.user.id]);
+    const repliesTo = (noteId: number) => discussions().flatMap((discussion) => discussion.notes).filter((note) => note.body.startsWith(`<!-- ai-review:reply:${noteId} -->`));
+
+    const byGuest = gitlab.addNote(projectId, 5, '/help', guest);
+    const byBot = gitlab.addNote(projectId, 5, '/help', robot);
+    const byDeveloper = gitlab.addNote(projectId, 5, '/help', author);
+    await deliverNote(noteHook(byGuest, guest));
+    await deliverNote(noteHook(byBot, robot));
+    await deliverNote(noteHook(byDeveloper, author));
+    await deliverNote(noteHook(byDeveloper, author)); // GitLab's resend: answered once
+    await expect.poll(() => repliesTo(byDeveloper.id).length, { timeout: 20_000, interval: 50 }).toBe(1);
+    await idle();
+    expect(repliesTo(byDeveloper.id)[0]!.body).toContain('`/review`');
+    expect(repliesTo(byDeveloper.id)[0]!.body).toContain('@review-bot <question>');
+    expect(awardsOn(byDeveloper.id)).toEqual([['eyes', bot.id]]);
+    for (const ignored of [byGuest, byBot]) {
+      expect(repliesTo(ignored.id)).toEqual([]);
+      expect(awardsOn(ignored.id)).toEqual([]);
+    }
+
+    // A verdict by reply in the greet finding's discussion (GitLab sends its discussion_id).
+    const greet = discussions().find((discussion) => discussion.notes[0]!.position?.new_path === 'src/greet.ts')!;
+    const reply = await fetch(`${gitlab.url}/api/v4/projects/${projectId}/merge_requests/5/discussions/${greet.id}/notes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'private-token': gitlab.issueToken(author) },
+      body: JSON.stringify({ body: '/wrong greet is only used in tests' }),
+    }).then((response) => response.json() as Promise<{ id: number }>);
+    await deliverNote(noteHook({ id: reply.id, body: '/wrong greet is only used in tests' }, author, greet.id));
+    const [row] = await world.t.app.db.select().from(pullRequests).where(eq(pullRequests.prNumber, 5));
+    const withVerdict = await information(row!.id, (review) => review.reviewRawJSON?.comments.some((comment) => comment.file === 'src/greet.ts' && comment.verdict === 'wrong') ?? false);
+    expect(withVerdict.reviewRawJSON!.comments.filter((comment) => comment.verdict === 'wrong')).toHaveLength(1);
+    expect(awardsOn(reply.id)).toEqual([['eyes', bot.id]]);
+  });
+
   it('a refused token marks the connection broken, shown in the list and on the review; the review stays completed', async () => {
     world.model.reply(reviewer([{ file: 'src/math.ts', line: 3, severity: 'CRITICAL', title: 'Off-by-one' }]));
     gitlab.fail(/^POST .*\/statuses\//, 401, { times: 1, body: { message: '401 Unauthorized' } });

@@ -1,5 +1,5 @@
 import type { GitHubApp } from '../../adapters/github/github-app.js';
-import type { AppCommand } from '../../adapters/queue/job-queue.js';
+import type { GitHubCommand } from '../../adapters/queue/job-queue.js';
 import type { PullRequest } from '../../db/schema/index.js';
 import type { Logger } from '../../lib/logger.js';
 import { installationCovers, type GitHubInstallationRepository } from '../../repositories/github-installation-repository.js';
@@ -35,7 +35,7 @@ export async function githubPullRequestSession(deps: GitHubHostDeps, pr: PullReq
 }
 
 /** Where a command from a pull-request comment (or a re-requested check run) is answered: as the App, while its installation covers the repository. */
-export async function githubCommandTarget(deps: GitHubHostDeps & { pullRequests: PullRequestRepository }, command: AppCommand): Promise<CommandTarget | undefined> {
+export async function githubCommandTarget(deps: GitHubHostDeps & { pullRequests: PullRequestRepository }, command: GitHubCommand): Promise<CommandTarget | undefined> {
   const installation = await deps.installations.find(command.installationId);
   if (!installationCovers(installation, { fullName: command.repositoryName })) return undefined;
   const app = await deps.app();

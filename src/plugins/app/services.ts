@@ -17,7 +17,10 @@ import { GitHubAppService } from '../../routes/github/github-service.js';
 import { GitLabClient } from '../../adapters/gitlab/gitlab-client.js';
 import { GitLabService } from '../../routes/gitlab/gitlab-service.js';
 import { CodeHosts } from '../../code-hosts/code-hosts.js';
-import { appInUse, githubHost } from '../../code-hosts/github/github-host.js';
+import { gitlabCommandTarget } from '../../code-hosts/gitlab/gitlab-commands.js';
+import type { AppCommand } from '../../adapters/queue/job-queue.js';
+import type { CommandTarget } from '../../publishing/command-step.js';
+import { appInUse, githubCommandTarget, githubHost } from '../../code-hosts/github/github-host.js';
 import { gitlabHost } from '../../code-hosts/gitlab/gitlab-host.js';
 import { GitLabWebhookService } from '../../routes/webhook/gitlab-webhook-service.js';
 import { GitHubAppSetupService } from '../../routes/admin/github-app-setup-service.js';
@@ -56,6 +59,8 @@ export interface Services {
   gitlabWebhook: GitLabWebhookService;
   /** Every code host, by a record's `provider`: reading changes and publishing on them. */
   codeHosts: CodeHosts;
+  /** Where a command is answered (its host, its change), or undefined when it is ignored. */
+  commandTarget: (command: AppCommand) => Promise<CommandTarget | undefined>;
 }
 
 /** The services hold the rules; routes and workers only call them. */
@@ -144,6 +149,23 @@ export default fp(
         log: publishLog,
       }),
     });
+    const commandTarget = (command: AppCommand) =>
+      command.provider === 'gitlab'
+        ? gitlabCommandTarget(
+            {
+              client: gitlabClient,
+              connections: repos.gitlabConnections,
+              mergeRequests: repos.gitlabMergeRequests,
+              pullRequests: repos.pullRequests,
+              publications: repos.publications,
+              target: (connection) => gitlab.target(connection),
+              markBroken: (connectionId, reason) => gitlab.markBroken(connectionId, reason),
+              kv: app.kv,
+              log: publishLog,
+            },
+            command,
+          )
+        : githubCommandTarget({ installations: repos.installations, app: appInUse(githubApps), log: publishLog, pullRequests: repos.pullRequests }, command);
     const services: Services = {
       sessions,
       auth: new AuthService({
@@ -184,7 +206,7 @@ export default fp(
       workspace: new WorkspaceService(repos.workspace),
       feedback,
       webhook,
-      gitlabWebhook: new GitLabWebhookService({ connections: repos.gitlabConnections, mergeRequests: repos.gitlabMergeRequests, secretBox: app.secretBox, webhook }),
+      gitlabWebhook: new GitLabWebhookService({ connections: repos.gitlabConnections, mergeRequests: repos.gitlabMergeRequests, secretBox: app.secretBox, webhook, queue: app.queue, log: log.child({ component: 'webhook' }) }),
       githubTokens,
       githubApp: new GitHubAppService({ apps: githubApps, installations: repos.installations }),
       githubAppSetup: new GitHubAppSetupService({
@@ -201,6 +223,7 @@ export default fp(
       // GitLab base URLs are user-supplied: every call goes through the BYOK address policy.
       gitlab,
       codeHosts,
+      commandTarget,
     };
     app.decorate('services', services);
     // The AI SDK prints provider warnings (e.g. a JSON schema the endpoint ignores) to the console;

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { isDraft, mergeRequestEvent, mergeRequestHookSchema, noteHookSchema, GITLAB_EVENTS, type MergeRequestHook } from '../../adapters/gitlab/gitlab-webhook-schemas.js';
+import { isDraft, isMergeRequestNote, mergeRequestEvent, mergeRequestHookSchema, noteHookSchema, GITLAB_EVENTS, type MergeRequestHook, type NoteHook } from '../../adapters/gitlab/gitlab-webhook-schemas.js';
+import type { GitLabCommand, JobQueue } from '../../adapters/queue/job-queue.js';
+import type { Logger } from '../../lib/logger.js';
+import { parseCommand, VERDICT_REPLY } from '../../publishing/commands.js';
 import { matchWebhookToken } from '../../adapters/gitlab/gitlab-webhook-token.js';
 import type { GitLabConnection } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
@@ -28,6 +31,9 @@ export interface GitLabWebhookDeps {
   secretBox: SecretBox;
   /** The intake every code host's deliveries go through. */
   webhook: WebhookService;
+  /** Commands are run by a worker (`appCommand`), so the webhook answers at once. */
+  queue: JobQueue;
+  log: Logger;
 }
 
 /** What a GitLab delivery did: stored like a GitHub one, or answered 200 and ignored (a note outside a merge request). */
@@ -59,14 +65,33 @@ export class GitLabWebhookService {
     if (event === GITLAB_EVENTS.note) {
       const parsed = noteHookSchema.safeParse(delivery.payload);
       if (!parsed.success) throw new AppError('BAD_REQUEST', 'Invalid Note Hook payload', zodDetails(parsed.error, 'body'));
-      // Commands in merge-request notes are not acted on yet; notes on issues, commits and snippets never are.
-      return 'ignored';
+      return this.note(connection, deliveryId, parsed.data);
     }
     const parsed = mergeRequestHookSchema.safeParse(delivery.payload);
     if (!parsed.success) throw new AppError('BAD_REQUEST', 'Invalid Merge Request Hook payload', zodDetails(parsed.error, 'body'));
     const hook = parsed.data;
     const prId = await this.deps.mergeRequests.prIdOf(connection.id, hook.object_attributes.iid);
     return this.deps.webhook.submit(intakeItem(deliveryId, connection, prId, hook, bodyJson));
+  }
+
+  /**
+   * A note that may be a command or a verdict reply is queued for a worker, which checks its author's
+   * access; notes on issues, commits and snippets, system notes and the service's own are ignored.
+   */
+  private async note(connection: GitLabConnection, deliveryId: string, hook: NoteHook): Promise<GitLabDeliveryOutcome> {
+    if (!isMergeRequestNote(hook)) return 'ignored';
+    const note = hook.object_attributes;
+    if (note.author_id === connection.tokenUserId) return 'ignored';
+    const body = text(note.note);
+    if (parseCommand(body, connection.tokenUsername) === undefined && !VERDICT_REPLY.test(body.trim())) return 'ignored';
+    const command: GitLabCommand = { provider: 'gitlab', connectionId: connection.id, iid: hook.merge_request.iid, commentId: note.id, authorId: note.author_id, body, discussionId: note.discussion_id ?? null };
+    try {
+      await this.deps.queue.add('appCommand', command, { jobId: `command-${deliveryId}` });
+    } catch (error) {
+      this.deps.log.warn({ err: error, deliveryId }, 'could not queue a command');
+      throw new AppError('UNAVAILABLE', 'The command could not be queued; GitLab retries the delivery');
+    }
+    return 'app-event';
   }
 
   /** The connection whose webhook secret the token is; 401 for any other token (which project it named stays unsaid). */
