@@ -214,6 +214,21 @@ describe('GitLab merge requests, end to end', () => {
     expect(awardsOn(reply.id)).toEqual([['eyes', bot.id]]);
   });
 
+  it('a draft is reviewed when the target branch\'s .ai-review.yml says drafts: true (read at diff_refs.base_sha); a 429 while posting waits and retries through the queue', async () => {
+    const base = 'c'.repeat(40);
+    gitlab.setFile(projectId, base, '.ai-review.yml', 'reviews:\n  drafts: true\n  mode: quick\n');
+    world.model.reply(reviewer([{ file: 'src/math.ts', line: 3, severity: 'MAJOR', title: 'Off-by-one' }]));
+    gitlab.openMergeRequest(projectId, 7, { author, draft: true, diffRefs: { base_sha: base, start_sha: base, head_sha: SHA1 }, diffs: [MATH] });
+    gitlab.fail(/^POST .*merge_requests\/7\/discussions$/, 429, { times: 1, headers: { 'retry-after': '0' }, body: { message: 'Retry later' } });
+    await deliver(hook({ action: 'open', iid: 7, draft: true, work_in_progress: true, url: `${gitlab.url}/shop/backend/-/merge_requests/7`, last_commit: { id: SHA1 } }));
+    const [row] = await world.t.app.db.select().from(pullRequests).where(eq(pullRequests.prNumber, 7));
+    const review = await information(row!.id, (current) => current.reviewStatus === 'completed' && current.publication.state === 'published');
+    expect(review.mode).toBe('quick');
+    const posted = gitlab.mergeRequest(projectId, 7).discussions.filter((discussion) => discussion.notes[0]!.type === 'DiffNote');
+    expect(posted).toHaveLength(1);
+    expect(gitlab.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/merge_requests/7/discussions')).length).toBeGreaterThanOrEqual(2);
+  });
+
   it('a refused token marks the connection broken, shown in the list and on the review; the review stays completed', async () => {
     world.model.reply(reviewer([{ file: 'src/math.ts', line: 3, severity: 'CRITICAL', title: 'Off-by-one' }]));
     gitlab.fail(/^POST .*\/statuses\//, 401, { times: 1, body: { message: '401 Unauthorized' } });
