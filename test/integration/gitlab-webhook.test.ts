@@ -168,6 +168,14 @@ describe('POST /webhook/gitlab', () => {
       expect(mine!.prId).not.toBe(theirs!.prId);
       const list = await t.app.inject({ method: 'GET', url: '/pull-request/list', headers: { cookie: second.cookie } });
       expect(JSON.stringify(list.json())).not.toContain(mine!.id);
+      // Every :prId endpoint takes the merge request's UUID, and only for its owner.
+      expect((await t.app.inject({ method: 'GET', url: `/review/information/${mine!.id}`, headers: { cookie: first.owner.cookie } })).json()).toEqual([expect.objectContaining({ prId: mine!.id, provider: 'gitlab' })]);
+      for (const url of [`/review/information/${mine!.id}`, `/pull-request/diff/${mine!.id}`]) {
+        expect((await t.app.inject({ method: 'GET', url, headers: { cookie: second.cookie } })).statusCode).toBe(404);
+      }
+      expect((await t.app.inject({ method: 'POST', url: `/review/${mine!.id}`, headers: { cookie: second.cookie }, payload: {} })).statusCode).toBe(404);
+      // The internal negative key is no selector.
+      expect((await t.app.inject({ method: 'GET', url: `/review/information/${mine!.prId}`, headers: { cookie: first.owner.cookie } })).statusCode).toBe(400);
     });
   });
 });
