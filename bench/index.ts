@@ -2,6 +2,7 @@ import { authSessionBench } from './scenarios/auth-session.js';
 import { chatBench } from './scenarios/chat.js';
 import { codeSnapshotBench } from './scenarios/code-snapshot.js';
 import { listsBench } from './scenarios/lists.js';
+import { gitlabPublishingBench } from './scenarios/gitlab-publishing.js';
 import { publishingBench } from './scenarios/publishing.js';
 import { reviewPipelineBench } from './scenarios/review-pipeline.js';
 import { reviewPrepareBench } from './scenarios/review-prepare.js';
@@ -34,6 +35,7 @@ const scenarios: Record<string, (backends: Backend[]) => Promise<void>> = {
   webhook: perBackend((backend) => webhookBench(backend, duration)),
   lists: perBackend((backend) => listsBench(backend, duration)),
   publishing: perBackend((backend) => publishingBench(backend)),
+  'gitlab-publishing': perBackend((backend) => gitlabPublishingBench(backend)),
   usage: perBackend((backend) => usageBench(backend, duration)),
 };
 

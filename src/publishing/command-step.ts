@@ -1,23 +1,31 @@
-import { AppPullRequest } from '../adapters/github/app-pull-request.js';
-import type { GitHubApp } from '../adapters/github/github-app.js';
-import { UnrecoverableJobError, type Job } from '../adapters/queue/job-queue.js';
+import { UnrecoverableJobError, type AppCommand, type Job } from '../adapters/queue/job-queue.js';
+import type { ChangePublisher, HostSession } from '../code-hosts/code-host.js';
 import type { PullRequest } from '../db/schema/index.js';
 import { AppError } from '../lib/app-error.js';
 import type { Logger } from '../lib/logger.js';
-import { installationCovers, type GitHubInstallationRepository } from '../repositories/github-installation-repository.js';
-import type { PullRequestRepository } from '../repositories/pull-request-repository.js';
 import type { ConversationService } from '../routes/conversation/conversation-service.js';
 import type { ReviewService } from '../routes/review/review-service.js';
-import { helpText, parseCommand } from './commands.js';
-import { jobFailure } from './publish-step.js';
+import { helpText, parseCommand, VERDICT_REPLY } from './commands.js';
+import type { FindingVerdict } from '../db/schema/index.js';
 import { replyMarker } from './markers.js';
 
+/** Where a command was given: its change's session on the host, the name the service answers to, and its record here. */
+export interface CommandTarget {
+  session: HostSession;
+  /** `@<mention> <question>` asks; the GitHub App's slug, the GitLab token user's username. */
+  mention: string;
+  pr: PullRequest | undefined;
+  /** The finding whose thread the command's note replies in, for hosts whose verdict replies come as commands (GitLab). */
+  findingOfReply?: () => Promise<string | undefined>;
+}
+
 export interface CommandDeps {
-  app: GitHubApp;
-  pullRequests: PullRequestRepository;
-  installations: GitHubInstallationRepository;
+  /** The command's change on its host; undefined when the service may no longer act there. */
+  target: (command: AppCommand) => Promise<CommandTarget | undefined>;
   reviews: ReviewService;
   conversations: ConversationService;
+  /** A verdict given by reply (decisions.md §10): the same as the API's. */
+  setVerdict: (verdict: { userId: string; pullRequestId: string; findingId: string; verdict: FindingVerdict; note: string | undefined }) => Promise<void>;
   log: Logger;
 }
 
@@ -31,25 +39,24 @@ const ASK_TIMEOUT_MS = 120_000;
  */
 export async function runCommand(deps: CommandDeps, job: Job<'appCommand'>): Promise<void> {
   const command = job.payload;
-  const installation = await deps.installations.find(command.installationId);
-  if (!installationCovers(installation, { fullName: command.repositoryName })) return;
-  const parsed = parseCommand(command.body, deps.app.slug);
+  const target = await deps.target(command);
+  if (target === undefined) return;
+  if (await verdictByReply(deps, target, command)) return;
+  const parsed = parseCommand(command.body, target.mention);
   if (parsed === undefined) return;
-  const pr = await deps.pullRequests.findByNumber(command.repositoryName, command.prNumber);
+  const { pr } = target;
 
-  await github(deps, command.installationId, command.repositoryName, command.prNumber, async (pull) => {
-    if (command.commentId !== undefined) await pull.acknowledge(command.commentId);
-  });
+  if (command.commentId !== undefined) await onHost(target, (host) => host.acknowledge(command.commentId!));
 
   if (parsed.kind === 'review') {
-    if (pr === undefined) return reply(deps, command, 'I have no record of this pull request yet: it is reviewed when a commit is pushed (or it is reopened) while the App is installed.');
+    if (pr === undefined) return reply(target, command, 'I have no record of this pull request yet: it is reviewed when a commit is pushed (or it is reopened) while the App is installed.');
     await deps.reviews.start(pr.userId, { id: pr.id }, parsed.mode, command.headSha).catch(unrecoverable);
     return;
   }
-  if (parsed.kind === 'help') return reply(deps, command, helpText(deps.app.slug));
-  if (pr === undefined) return reply(deps, command, 'I have no record of this pull request yet, so I cannot answer questions about it.');
-  if (await alreadyAnswered(deps, command)) return;
-  await reply(deps, command, await ask(deps, pr, parsed.question));
+  if (parsed.kind === 'help') return reply(target, command, helpText(target.mention));
+  if (pr === undefined) return reply(target, command, 'I have no record of this pull request yet, so I cannot answer questions about it.');
+  if (await alreadyAnswered(target, command)) return;
+  await reply(target, command, await ask(deps, pr, parsed.question));
 }
 
 /** The chat engine's answer, as the pull request's owner: kept as their conversation, spent like any chat. */
@@ -72,28 +79,43 @@ async function ask(deps: CommandDeps, pr: PullRequest, question: string): Promis
   return answer.replaceAll('<!--', '&lt;!--').trim() || 'The model gave no answer.';
 }
 
-async function alreadyAnswered(deps: CommandDeps, command: Job<'appCommand'>['payload']): Promise<boolean> {
+async function alreadyAnswered(target: CommandTarget, command: AppCommand): Promise<boolean> {
   if (command.commentId === undefined) return false;
   const marker = replyMarker(command.commentId);
-  return github(deps, command.installationId, command.repositoryName, command.prNumber, async (pull) =>
-    (await pull.issueComments()).some((comment) => comment.author === deps.app.botLogin && comment.body.startsWith(marker)),
-  );
+  return onHost(target, async (host) => (await host.ownNotes()).some((note) => note.body.startsWith(marker)));
 }
 
-async function reply(deps: CommandDeps, command: Job<'appCommand'>['payload'], text: string): Promise<void> {
+async function reply(target: CommandTarget, command: AppCommand, text: string): Promise<void> {
   const marker = command.commentId === undefined ? '' : `${replyMarker(command.commentId)}\n`;
-  await github(deps, command.installationId, command.repositoryName, command.prNumber, async (pull) => {
-    if (marker !== '' && (await pull.issueComments()).some((comment) => comment.author === deps.app.botLogin && comment.body.startsWith(marker))) return;
-    await pull.createIssueComment(`${marker}${text}`);
+  await onHost(target, async (host) => {
+    if (marker !== '' && (await host.ownNotes()).some((note) => note.body.startsWith(marker))) return;
+    await host.reply(`${marker}${text}`);
   });
 }
 
-async function github<T>(deps: CommandDeps, installationId: number, repositoryName: string, prNumber: number, call: (pull: AppPullRequest) => Promise<T>): Promise<T> {
+async function onHost<T>(target: CommandTarget, call: (host: ChangePublisher) => Promise<T>): Promise<T> {
   try {
-    return await deps.app.asInstallation(installationId, (api) => call(new AppPullRequest(api, repositoryName, prNumber)));
+    return await target.session.run(call);
   } catch (error) {
-    throw jobFailure(error);
+    throw target.session.failure(error);
   }
+}
+
+/** `/wrong`, `/wontfix` or `/helpful` (a note after it) in a finding's thread: that finding's verdict, acknowledged. */
+async function verdictByReply(deps: CommandDeps, target: CommandTarget, command: AppCommand): Promise<boolean> {
+  const match = VERDICT_REPLY.exec(command.body.trim());
+  if (match === null || target.findingOfReply === undefined || target.pr === undefined || command.commentId === undefined) return false;
+  const findingId = await onHost(target, () => target.findingOfReply!());
+  if (findingId === undefined) return false;
+  const pr = target.pr;
+  try {
+    await deps.setVerdict({ userId: pr.userId, pullRequestId: pr.id, findingId, verdict: match[1]!.toLowerCase() as FindingVerdict, note: match[2]!.trim() || undefined });
+  } catch (error) {
+    // A finding a push took away: nothing to record.
+    if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
+  }
+  await onHost(target, (host) => host.acknowledge(command.commentId!));
+  return true;
 }
 
 function unrecoverable(error: unknown): never {

@@ -6,6 +6,9 @@ export type Command = { kind: 'review'; mode: ReviewMode | undefined } | { kind:
 /** Who may command the App in a pull request (GitHub's `author_association`). */
 export const COMMANDING_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
 
+/** A verdict by reply (decisions.md §10): `/wrong`, `/wontfix` or `/helpful`, then an optional note. */
+export const VERDICT_REPLY = /^\/(helpful|wrong|wontfix)\b\s*([\s\S]*)$/i;
+
 const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**

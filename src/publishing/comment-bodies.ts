@@ -22,11 +22,12 @@ const location = (finding: PublishableFinding) => `${finding.file}:${finding.lin
  * One inline comment: severity and title, the comment, the failure scenario, the suggested fix,
  * and a suggestion block only from an exact replacement (prose is never made into one).
  */
-export function inlineCommentBody(finding: PublishableFinding): string {
+export function inlineCommentBody(finding: PublishableFinding, suggestionInfo = 'suggestion'): string {
   const parts = [findingMarker(finding.id), `**${finding.severity}** · ${safe(finding.title)}`, safe(finding.comment)];
   if (finding.failureScenario.trim()) parts.push(`**Failure scenario:** ${safe(finding.failureScenario)}`);
   if (finding.suggestedFix.trim()) parts.push(`**Suggested fix:** ${safe(finding.suggestedFix)}`);
-  if (finding.replacement !== null) parts.push(fenced(finding.replacement, 'suggestion'));
+  // The fence's info string is the host's: GitHub's `suggestion`, GitLab's `suggestion:-N+0`.
+  if (finding.replacement !== null) parts.push(fenced(finding.replacement, suggestionInfo));
   return parts.join('\n\n');
 }
 

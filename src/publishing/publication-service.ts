@@ -1,6 +1,6 @@
 import type { GitHubApp } from '../adapters/github/github-app.js';
 import type { JobQueue, PublicationRequest } from '../adapters/queue/job-queue.js';
-import type { PullRequest, Review } from '../db/schema/index.js';
+import type { GitLabConnection, PullRequest, Review } from '../db/schema/index.js';
 import type { Logger } from '../lib/logger.js';
 import { installationCovers, type GitHubInstallationRepository } from '../repositories/github-installation-repository.js';
 import type { GitHubPublicationRepository } from '../repositories/github-publication-repository.js';
@@ -20,6 +20,8 @@ export interface PublicationServiceDeps {
   pullRequests: PullRequestRepository;
   publications: GitHubPublicationRepository;
   installations: GitHubInstallationRepository;
+  /** The connection a merge request's record came through (decisions.md §12). */
+  gitlabConnectionOf: (prId: number) => Promise<GitLabConnection | undefined>;
   log: Logger;
 }
 
@@ -35,10 +37,10 @@ export class PublicationService {
    * review itself is not affected.
    */
   async enqueue(pullRequestId: string, runId: string, phase: PublicationRequest['phase']): Promise<void> {
-    if (this.deps.app === undefined) return;
     try {
       const pr = await this.deps.pullRequests.find(pullRequestId);
-      if ((pr?.installationId ?? null) === null) return;
+      // GitHub: only through the App's installation; GitLab: every merge request came through a connection.
+      if (pr === undefined || (pr.provider === 'github' && (this.deps.app === undefined || pr.installationId === null))) return;
       if (phase === 'finished') await this.deps.publications.save(pullRequestId, runId, { state: 'pending', reason: null });
       await this.deps.queue.add('completedReview', { pullRequestId, runId, phase }, { jobId: `publish-${phase}-${runId}` });
     } catch (error) {
@@ -53,12 +55,22 @@ export class PublicationService {
 
   /** `publication` of a `GET /review/information` item (decisions.md §8). */
   async view(pr: PullRequest, review: Review | null): Promise<PublicationView> {
+    if (pr.provider === 'gitlab') return this.gitlabView(pr, review);
     if (pr.installationId === null || this.deps.app === undefined) return { state: 'not_applicable', reason: 'The pull request did not come through the GitHub App', ...NONE };
     const [publication, installation] = await Promise.all([this.deps.publications.find(pr.id), this.deps.installations.find(pr.installationId)]);
     const urls = { reviewUrl: publication?.reviewUrl ?? null, summaryCommentUrl: publication?.summaryCommentUrl ?? null, checkRunUrl: publication?.checkRunUrl ?? null };
     if (!installationCovers(installation, { id: pr.repositoryId === null ? null : Number(pr.repositoryId), fullName: pr.repositoryName })) {
       return { state: 'not_applicable', reason: 'The GitHub App was uninstalled, suspended or lost access to this repository', ...urls };
     }
+    if (review === null || review.status === 'pending' || publication === undefined || publication.runId !== review.runId) return { state: 'pending', reason: null, ...urls };
+    return { state: publication.state, reason: publication.reason, ...urls };
+  }
+
+  private async gitlabView(pr: PullRequest, review: Review | null): Promise<PublicationView> {
+    const [publication, connection] = await Promise.all([this.deps.publications.find(pr.id), this.deps.gitlabConnectionOf(pr.prId)]);
+    const urls = { reviewUrl: publication?.reviewUrl ?? null, summaryCommentUrl: publication?.summaryCommentUrl ?? null, checkRunUrl: publication?.checkRunUrl ?? null };
+    if (connection === undefined) return { state: 'not_applicable', reason: 'The GitLab project was disconnected', ...urls };
+    if (connection.status === 'broken') return { state: 'failed', reason: `GitLab refused the connection's token: ${connection.brokenReason ?? 'unknown reason'}`, ...urls };
     if (review === null || review.status === 'pending' || publication === undefined || publication.runId !== review.runId) return { state: 'pending', reason: null, ...urls };
     return { state: publication.state, reason: publication.reason, ...urls };
   }

@@ -47,6 +47,16 @@ export class GitHubPublicationRepository {
   }
 
   /** The finding an inline comment of the App carries, with its pull request: a reply to it is a verdict (decisions.md §10). */
+  /** The finding whose thread a note opened, in that pull request (GitLab's note ids are their own number space). */
+  async findingOfThread(pullRequestId: string, commentId: number): Promise<GitHubPostedFinding | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(githubPostedFindings)
+      .where(and(eq(githubPostedFindings.pullRequestId, pullRequestId), eq(githubPostedFindings.commentId, commentId)))
+      .limit(1);
+    return row;
+  }
+
   async findingOfComment(commentId: number): Promise<{ posted: GitHubPostedFinding; pr: PullRequest } | undefined> {
     const [row] = await this.db
       .select({ posted: githubPostedFindings, pr: pullRequests })

@@ -12,6 +12,11 @@ export class GitLabConnectionRepository {
     return this.db.select().from(gitlabConnections).where(eq(gitlabConnections.userId, userId)).orderBy(asc(gitlabConnections.createdAt), asc(gitlabConnections.id));
   }
 
+  async find(id: string): Promise<GitLabConnection | undefined> {
+    const [row] = await this.db.select().from(gitlabConnections).where(eq(gitlabConnections.id, id)).limit(1);
+    return row;
+  }
+
   async findOwned(userId: string, id: string): Promise<GitLabConnection | undefined> {
     const [row] = await this.db
       .select()

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Database, DatabaseHandle, Executor } from '../db/database.js';
-import { isoTime, jsonObject, jsonPage, JsonPageStatements } from '../db/json-page.js';
+import { apiPrIdSql, isoTime, jsonObject, jsonPage, JsonPageStatements } from '../db/json-page.js';
 import { pullRequests, type PullRequest, type ReviewStatus } from '../db/schema/index.js';
 import { parsePullRequestSelector, type PullRequestSelector } from '../lib/ids.js';
 import { containsPattern } from '../lib/like-pattern.js';
@@ -65,7 +65,9 @@ const listConditions = (b: ListBinding) =>
 /** The API's list item (`listItem` of pull-requests-schemas): never the payload or the cached diff. */
 const listItem = jsonObject({
   title: pullRequests.title,
-  prId: pullRequests.prId,
+  prId: apiPrIdSql(pullRequests),
+  provider: pullRequests.provider,
+  url: pullRequests.htmlUrl,
   number: pullRequests.prNumber,
   repositoryName: pullRequests.repositoryName,
   diff: pullRequests.diff,
@@ -81,7 +83,7 @@ const listItem = jsonObject({
 
 /** An item of the chat's getPRList tool (`ChatPullRequest`). */
 const chatItem = jsonObject({
-  prId: pullRequests.prId,
+  prId: apiPrIdSql(pullRequests),
   number: pullRequests.prNumber,
   title: pullRequests.title,
   repository: pullRequests.repositoryName,
@@ -92,7 +94,7 @@ const chatItem = jsonObject({
 });
 
 export interface ChatPullRequest {
-  prId: number;
+  prId: number | string;
   number: number;
   title: string;
   repository: string;
@@ -105,7 +107,7 @@ export interface ChatPullRequest {
 /** The API's summary item (`summaryItem`). */
 const summaryItem = jsonObject({
   id: pullRequests.id,
-  prId: pullRequests.prId,
+  prId: apiPrIdSql(pullRequests),
   number: pullRequests.prNumber,
   title: pullRequests.title,
   createdAt: isoTime(pullRequests.createdAt),
@@ -227,6 +229,12 @@ export class PullRequestRepository {
 
   async findOwned(userId: string, id: string): Promise<PullRequest | undefined> {
     const [row] = await this.db.select().from(pullRequests).where(ownedPullRequest(userId, { id })).limit(1);
+    return row;
+  }
+
+  /** By the internal key reviews reference (a GitLab merge request's is negative). */
+  async findByPrId(prId: number): Promise<PullRequest | undefined> {
+    const [row] = await this.db.select().from(pullRequests).where(eq(pullRequests.prId, prId)).limit(1);
     return row;
   }
 

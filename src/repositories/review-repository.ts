@@ -1,7 +1,8 @@
 import { and, desc, eq, sql, type Placeholder } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Database, DatabaseHandle } from '../db/database.js';
-import { isoTime, jsonObject, literalCount } from '../db/json-page.js';
+import type { CodeHostProvider } from '../code-hosts/code-host.js';
+import { apiPrIdSql, isoTime, jsonObject, literalCount } from '../db/json-page.js';
 import { StatementCache } from '../db/statement-cache.js';
 import type { PullRequestSelector } from '../lib/ids.js';
 import {
@@ -70,7 +71,10 @@ export interface RecentReview {
   completedAt: string | null;
   scorable: ScorableReview | null;
   pullRequestId: string;
-  prId: number;
+  /** GitHub's id, or the record's UUID for a GitLab merge request. */
+  prId: number | string;
+  provider: CodeHostProvider;
+  url: string | null;
   prNumber: number;
   title: string;
   repositoryName: string;
@@ -255,7 +259,9 @@ export class ReviewRepository {
       completedAt: isoTime(reviews.completedAt),
       scorable: sql`jsonb_build_object('comments', ${reviews.reviewRawJson} -> 'comments', 'confidence', ${reviews.reviewRawJson} -> 'confidence')`,
       pullRequestId: pullRequests.id,
-      prId: pullRequests.prId,
+      prId: apiPrIdSql(pullRequests),
+      provider: pullRequests.provider,
+      url: pullRequests.htmlUrl,
       prNumber: pullRequests.prNumber,
       title: pullRequests.title,
       repositoryName: pullRequests.repositoryName,

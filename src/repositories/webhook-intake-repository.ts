@@ -1,3 +1,4 @@
+import type { CodeHostProvider } from '../code-hosts/code-host.js';
 import { isTransientConflict } from '../db/errors.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { PREVIOUS_RUN_SNAPSHOT } from './review-repository.js';
@@ -8,7 +9,12 @@ import { PREVIOUS_RUN_SNAPSHOT } from './review-repository.js';
  */
 export interface IntakeItem {
   deliveryId: string;
+  /** The event recorded with the delivery (`pull_request`, GitLab's `Merge Request Hook`). */
+  event: string;
   action: string;
+  provider: CodeHostProvider;
+  /** The owner when the host says it outright (a GitLab connection's user); else decided from the author or installation. */
+  ownerId: string | null;
   /** GitHub's id of the pull request's author: the owner is the user linked to it. */
   authorId: number;
   /** The GitHub App installation it came through: without a registered author, its owner owns it (decisions.md §8). */
@@ -74,9 +80,9 @@ const START_WEBHOOK_RUN = `
  */
 const INTAKE = `
 with input as (
-  select i.*, b.body_blob, coalesce(u.id, gi.user_id) as user_id
+  select i.*, b.body_blob, coalesce(i.owner_id, u.id, gi.user_id) as user_id
   from json_to_recordset($1::json) as i(
-    ord int, delivery_id text, action text, author_id bigint, installation_id bigint, pr_id bigint, repository_id text, repository_name text,
+    ord int, delivery_id text, event text, action text, provider text, owner_id uuid, author_id bigint, installation_id bigint, pr_id bigint, repository_id text, repository_name text,
     pr_number int, title text, state text, html_url text, diff text, draft boolean, merged boolean,
     head_branch text, base_branch text, base_sha text, head_sha text, merge_commit_sha text,
     commits_count int, additions int, deletions int, changed_files int, created_at timestamptz, updated_at timestamptz,
@@ -97,10 +103,10 @@ decision as (
   left join reviews r on r.id = p.id
 ),
 upserted as (
-  insert into pull_requests (user_id, installation_id, pr_id, repository_id, repository_name, pr_number, title, state, html_url, diff, draft, merged,
+  insert into pull_requests (user_id, provider, installation_id, pr_id, repository_id, repository_name, pr_number, title, state, html_url, diff, draft, merged,
     head_branch, base_branch, base_sha, head_sha, merge_commit_sha, commits_count, additions, deletions, changed_files, body_blob,
     created_at, updated_at)
-  select user_id, installation_id, pr_id, repository_id, repository_name, pr_number, title, state, html_url, diff, draft, merged,
+  select user_id, provider, installation_id, pr_id, repository_id, repository_name, pr_number, title, state, html_url, diff, draft, merged,
     head_branch, base_branch, base_sha, head_sha, merge_commit_sha, commits_count, additions, deletions, changed_files, body_blob,
     created_at, updated_at
   from fresh
@@ -119,13 +125,13 @@ upserted as (
 ),
 links as (
   insert into repositories (user_id, repository_id, full_name, html_url, private)
-  select user_id, repo_id, repository_name, repo_html_url, repo_private from fresh
+  select user_id, repo_id, repository_name, repo_html_url, repo_private from fresh where provider = 'github'
   on conflict (user_id, repository_id) do nothing
 ),
 link_changes as (
   update repositories r set full_name = f.repository_name, html_url = f.repo_html_url, private = f.repo_private, updated_at = now()
   from fresh f
-  where r.user_id = f.user_id and r.repository_id = f.repo_id
+  where f.provider = 'github' and r.user_id = f.user_id and r.repository_id = f.repo_id
     and (r.full_name, r.html_url, r.private) is distinct from (f.repository_name, f.repo_html_url, f.repo_private)
 ),
 started as (
@@ -138,7 +144,7 @@ started as (
 ),
 recorded as (
   insert into webhook_deliveries (delivery_id, event, action, user_id, pr_id, head_sha, starts_review, awaits_config)
-  select f.delivery_id, 'pull_request', f.action, f.user_id, f.pr_id, f.head_sha, exists (select 1 from started s where s.pr_id = f.pr_id), f.awaits_config
+  select f.delivery_id, f.event, f.action, f.user_id, f.pr_id, f.head_sha, exists (select 1 from started s where s.pr_id = f.pr_id), f.awaits_config
   from fresh f
   on conflict (delivery_id) do nothing
   returning delivery_id, starts_review, awaits_config
@@ -176,7 +182,10 @@ select exists (select 1 from started) as started`;
 
 const SMALL_FIELDS: Array<[keyof IntakeItem, string]> = [
   ['deliveryId', 'delivery_id'],
+  ['event', 'event'],
   ['action', 'action'],
+  ['provider', 'provider'],
+  ['ownerId', 'owner_id'],
   ['authorId', 'author_id'],
   ['installationId', 'installation_id'],
   ['prId', 'pr_id'],

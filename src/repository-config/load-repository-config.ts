@@ -1,43 +1,45 @@
-import { GitHubApiError, type GitHubClient } from '../adapters/github/github-client.js';
 import { getJson, setJson, type KeyValueStore } from '../adapters/kv/key-value-store.js';
+import type { GitHubClient } from '../adapters/github/github-client.js';
+import { FileRefusedError, type FileReader } from '../code-hosts/code-host.js';
+import { githubFileRead } from '../code-hosts/github/github-reader.js';
 import { parseRepositoryConfig } from './parse-repository-config.js';
 import { DEFAULT_REPOSITORY_CONFIG, REPOSITORY_CONFIG_PATH, type RepositoryConfig } from './repository-config-schema.js';
 
 /** A file at a commit never changes: the entry only has to outlive the runs of one base commit. */
 const CACHE_TTL_SECONDS = 24 * 60 * 60;
 
-export interface RepositoryConfigSource {
-  github: GitHubClient;
-  kv: KeyValueStore;
-}
-
 /**
- * The repository's `.ai-review.yml` at the pull request's base commit (never the head: a pull
- * request cannot switch off its own review), read with the diff's token, cached per repository and
- * base commit. GitHub refusing the file (no permission for contents) leaves the defaults and says
- * so; a GitHub or network failure throws, so the step is retried like the diff read.
+ * The repository's `.ai-review.yml` at the change's base commit (never the head: a change cannot
+ * switch off its own review), read through the change's reader (its host, its token), cached per
+ * repository and base commit. The host refusing the file (no permission for contents) leaves the
+ * defaults and says so; a host or network failure throws, so the step is retried like the diff read.
  */
-export async function loadRepositoryConfig(source: RepositoryConfigSource, repositoryName: string, baseSha: string, token: string | undefined): Promise<RepositoryConfig> {
-  const cached = await cachedRepositoryConfig(source.kv, repositoryName, baseSha);
+export async function readRepositoryConfig(kv: KeyValueStore, files: FileReader & { repositoryKey: string }, baseSha: string): Promise<RepositoryConfig> {
+  const cached = await cachedRepositoryConfig(kv, files.repositoryKey, baseSha);
   if (cached !== null) return cached;
   let text: string | null;
   try {
-    text = await source.github.fileContent(repositoryName, REPOSITORY_CONFIG_PATH, baseSha, token);
+    text = await files.fileAt(REPOSITORY_CONFIG_PATH, baseSha);
   } catch (error) {
-    if (error instanceof GitHubApiError && error.status >= 400 && error.status < 500 && error.status !== 429) {
-      return { ...DEFAULT_REPOSITORY_CONFIG, problems: [{ line: 1, message: `${REPOSITORY_CONFIG_PATH} could not be read (GitHub answered ${error.status}); the defaults apply` }] };
+    if (error instanceof FileRefusedError) {
+      return { ...DEFAULT_REPOSITORY_CONFIG, problems: [{ line: 1, message: `${REPOSITORY_CONFIG_PATH} could not be read (${error.message}); the defaults apply` }] };
     }
     throw error;
   }
   const config = text === null ? DEFAULT_REPOSITORY_CONFIG : parseRepositoryConfig(text);
-  // The cache is an optimization: a store that is down costs a GitHub read, never the review.
-  await setJson(source.kv, cacheKey(repositoryName, baseSha), config, CACHE_TTL_SECONDS).catch(() => undefined);
+  // The cache is an optimization: a store that is down costs a host read, never the review.
+  await setJson(kv, cacheKey(files.repositoryKey, baseSha), config, CACHE_TTL_SECONDS).catch(() => undefined);
   return config;
 }
 
-const cacheKey = (repositoryName: string, baseSha: string) => `repo-config:${repositoryName}@${baseSha}`;
+/** The same, for a GitHub repository read with a given token (outside a review run: tests, tools). */
+export function loadRepositoryConfig(source: { github: GitHubClient; kv: KeyValueStore }, repositoryName: string, baseSha: string, token: string | undefined): Promise<RepositoryConfig> {
+  return readRepositoryConfig(source.kv, { repositoryKey: repositoryName, fileAt: (path, ref) => githubFileRead(source.github.fileContent(repositoryName, path, ref, token)) }, baseSha);
+}
+
+const cacheKey = (repositoryKey: string, baseSha: string) => `repo-config:${repositoryKey}@${baseSha}`;
 
 /** The file as a run of this repository and base commit read it, if one did lately; null when unknown (or the store is down). */
-export function cachedRepositoryConfig(kv: KeyValueStore, repositoryName: string, baseSha: string): Promise<RepositoryConfig | null> {
-  return getJson<RepositoryConfig>(kv, cacheKey(repositoryName, baseSha)).catch(() => null);
+export function cachedRepositoryConfig(kv: KeyValueStore, repositoryKey: string, baseSha: string): Promise<RepositoryConfig | null> {
+  return getJson<RepositoryConfig>(kv, cacheKey(repositoryKey, baseSha)).catch(() => null);
 }

@@ -47,10 +47,11 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
       }
     };
 
+  const { codeHosts } = app.services;
   queue.process('unprocessedWebhookPayload', traced((job) => sanitizeDelivery({ reviews: repos.reviews, queue }, job)), { concurrency: 4, onFailed: failDelivery });
   queue.process(
     'undecidedDraft',
-    traced((job) => decideDraft({ github: app.github, kv: app.kv, tokens: app.services.githubTokens, deliveries: repos.deliveries, intake: repos.webhookIntake, queue }, job)),
+    traced((job) => decideDraft({ readers: codeHosts, kv: app.kv, deliveries: repos.deliveries, intake: repos.webhookIntake, queue }, job)),
     { concurrency: 2, onFailed: (job) => void metrics.jobsFailed.labels(job.name).inc() },
   );
   queue.process(
@@ -58,10 +59,9 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
     traced((job) =>
       extractContent(
         {
-          github: app.github,
+          readers: codeHosts,
           reviews: repos.reviews,
           queue,
-          tokens: app.services.githubTokens,
           kv: app.kv,
           // The check run goes in progress as the run starts being reviewed (webhook and manual runs alike).
           onReviewStarts: (pullRequestId, runId) => publishing.enqueue(pullRequestId, runId, 'started'),
@@ -78,9 +78,8 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
         {
           reviews: repos.reviews,
           models: app.services.models,
-          github: app.github,
+          readers: codeHosts,
           mailer: app.mailer,
-          tokens: app.services.githubTokens,
           publicUrl: config.publicUrl,
           log,
           maxFileDiffBytes: config.reviewMaxFileDiffBytes,
@@ -93,22 +92,15 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
     { concurrency: options.reviewConcurrency ?? 2, onFailed: failRun },
   );
 
-  // The App may be created while the service runs (decisions.md §13): each job takes the one in use.
   const publishLog = app.log.child({ component: 'publishing' });
-  const inUse = async () => {
-    const githubApp = await app.githubApps.fresh();
-    if (githubApp === undefined) throw new Error('The GitHub App is no longer configured');
-    return githubApp;
-  };
   queue.process(
     'completedReview',
     traced(async (job) => {
-      const githubApp = await inUse();
-      const deps = { reviews: repos.reviews, publications: repos.publications, installations: repos.installations, app: githubApp, publicUrl: config.publicUrl, log: publishLog };
+      const deps = { reviews: repos.reviews, publications: repos.publications, hosts: codeHosts, publicUrl: config.publicUrl, log: publishLog };
       metrics.publications.inc({ outcome: await publishReview(deps, job) });
     }),
     {
-      // Publishing waits on GitHub, not on the CPU: more at once keeps a burst of reviews from queueing.
+      // Publishing waits on the code host, not on the CPU: more at once keeps a burst of reviews from queueing.
       concurrency: 8,
       onFailed: async (job, error) => {
         metrics.jobsFailed.labels(job.name).inc();
@@ -121,7 +113,13 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
     'appCommand',
     traced(async (job) =>
       runCommand(
-        { app: await inUse(), pullRequests: repos.pullRequests, installations: repos.installations, reviews: app.services.reviews, conversations: app.services.conversations, log: publishLog },
+        {
+          target: app.services.commandTarget,
+          reviews: app.services.reviews,
+          conversations: app.services.conversations,
+          setVerdict: ({ userId, pullRequestId, findingId, verdict, note }) => app.services.feedback.setVerdict({ userId, pullRequest: { id: pullRequestId }, findingId, verdict, note }),
+          log: publishLog,
+        },
         job,
       ),
     ),

@@ -134,6 +134,8 @@ export interface RecordedGitLabRequest {
   query: Record<string, string>;
   headers: IncomingMessage['headers'];
   body: Record<string, unknown>;
+  /** When it arrived (epoch milliseconds, sub-millisecond precision): benches time a step by it. */
+  at: number;
 }
 
 let nextId = 7_000;
@@ -367,7 +369,7 @@ export class FakeGitLab {
     const method = request.method ?? 'GET';
     // The raw path: a project's path arrives URL-encoded (`group%2Fproject`) in one segment.
     const path = (request.url ?? '/').split('?')[0]!;
-    this.requests.push({ method, path, query: Object.fromEntries(url.searchParams), headers: request.headers, body });
+    this.requests.push({ method, path, query: Object.fromEntries(url.searchParams), headers: request.headers, body, at: performance.timeOrigin + performance.now() });
 
     const fault = this.faults.find((candidate) => candidate.remaining > 0 && candidate.pattern.test(`${method} ${path}`));
     if (fault !== undefined) {

@@ -46,6 +46,9 @@ describe('webhook intake', () => {
       {
         title: 'Add the widget',
         prId: pr.id,
+        // decisions.md §12: every item names its code host and links to its page.
+        provider: 'github',
+        url: pr.html_url,
         number: pr.number,
         repositoryName: 'Codertocat/Hello-World',
         diff: pr.diff_url,

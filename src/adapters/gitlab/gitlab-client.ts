@@ -48,7 +48,7 @@ export interface LinePoint {
 export type CommitState = 'pending' | 'running' | 'success' | 'failed' | 'canceled';
 
 const PER_PAGE = 100;
-/** A merge request's diff never spans more pages than this (GitLab caps diffs far lower); a server that says otherwise is cut off. */
+/** A list never spans more pages than this (GitLab caps diffs far lower); a server that says otherwise is cut off. */
 const MAX_PAGES = 100;
 
 /** A project id or a `group/sub/project` path, as one URL segment. */
@@ -106,19 +106,9 @@ export class GitLabClient {
     return this.json(target, 'GET', `/projects/${projectId}/merge_requests/${iid}`, gitlabMergeRequestSchema);
   }
 
-  /** Every file of a merge request's latest diff, page by page (`X-Next-Page` until it is empty). */
-  async mergeRequestDiffEntries(target: GitLabTarget, projectId: number, iid: number): Promise<GitLabDiffEntry[]> {
-    const entries: GitLabDiffEntry[] = [];
-    let page = 1;
-    for (let pages = 0; pages < MAX_PAGES; pages++) {
-      const response = await this.request(target, 'GET', `/projects/${projectId}/merge_requests/${iid}/diffs?page=${page}&per_page=${PER_PAGE}`);
-      entries.push(...(await this.parse(response, gitlabDiffEntrySchema.array())));
-      const next = Number(response.headers.get('x-next-page'));
-      // A next page that does not move forward would loop forever.
-      if (!Number.isInteger(next) || next <= page) return entries;
-      page = next;
-    }
-    throw new GitLabApiError(502, `GitLab's diff of !${iid} spans more than ${MAX_PAGES} pages`);
+  /** Every file of a merge request's latest diff, page by page. */
+  mergeRequestDiffEntries(target: GitLabTarget, projectId: number, iid: number): Promise<GitLabDiffEntry[]> {
+    return this.paged(target, `/projects/${projectId}/merge_requests/${iid}/diffs`, gitlabDiffEntrySchema, `GitLab's diff of !${iid}`);
   }
 
   /** A merge request's diff as `git diff` text with git's headers. */
@@ -162,8 +152,9 @@ export class GitLabClient {
     });
   }
 
+  /** Every discussion of a merge request (its standalone notes among them, as `individual_note` discussions). */
   listDiscussions(target: GitLabTarget, projectId: number, iid: number) {
-    return this.json(target, 'GET', `/projects/${projectId}/merge_requests/${iid}/discussions?per_page=${PER_PAGE}`, gitlabDiscussionSchema.array());
+    return this.paged(target, `/projects/${projectId}/merge_requests/${iid}/discussions`, gitlabDiscussionSchema, `The discussions of !${iid}`);
   }
 
   resolveDiscussion(target: GitLabTarget, projectId: number, iid: number, discussionId: string) {
@@ -191,6 +182,21 @@ export class GitLabClient {
       if (error instanceof GitLabApiError && error.status === 404 && /already been taken/i.test(error.message)) return;
       throw error;
     }
+  }
+
+  /** A list read page by page (`X-Next-Page` until it is empty). */
+  private async paged<Schema extends z.ZodType>(target: GitLabTarget, path: string, schema: Schema, what: string): Promise<Array<z.output<Schema>>> {
+    const items: Array<z.output<Schema>> = [];
+    let page = 1;
+    for (let pages = 0; pages < MAX_PAGES; pages++) {
+      const response = await this.request(target, 'GET', `${path}?page=${page}&per_page=${PER_PAGE}`);
+      items.push(...(await this.parse(response, schema.array())));
+      const next = Number(response.headers.get('x-next-page'));
+      // A next page that does not move forward would loop forever.
+      if (!Number.isInteger(next) || next <= page) return items;
+      page = next;
+    }
+    throw new GitLabApiError(502, `${what} spans more than ${MAX_PAGES} pages`);
   }
 
   private async json<Schema extends z.ZodType>(target: GitLabTarget, method: string, path: string, schema: Schema, body?: object): Promise<z.output<Schema>> {

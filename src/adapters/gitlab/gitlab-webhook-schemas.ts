@@ -13,9 +13,9 @@ const id = z.number().int().nonnegative();
 
 const hookUser = z.object({ id, username: z.string(), name: z.string().nullish() });
 
-const hookProject = z.object({ id: id.positive(), path_with_namespace: z.string().min(1), web_url: z.string() });
+const hookProject = z.object({ id: id.positive(), path_with_namespace: z.string().min(1).max(256), web_url: z.string() });
 
-const lastCommit = z.object({ id: z.string().min(1) });
+const lastCommit = z.object({ id: z.string().min(1).max(64) });
 
 export const mergeRequestHookSchema = z.object({
   object_kind: z.literal('merge_request'),
@@ -31,13 +31,16 @@ export const mergeRequestHookSchema = z.object({
     action: z.string().optional(),
     draft: z.boolean().optional(),
     work_in_progress: z.boolean().optional(),
-    source_branch: z.string(),
-    target_branch: z.string(),
+    source_branch: z.string().max(256),
+    target_branch: z.string().max(256),
     author_id: id,
     url: z.string(),
     last_commit: lastCommit,
     /** The head before a push: present on an `update` that brought new commits. */
-    oldrev: z.string().optional(),
+    oldrev: z.string().max(64).optional(),
+    /** `2013-12-03T17:23:34Z`, or `2013-12-03 17:23:34 UTC` on older instances: both PostgreSQL timestamps. */
+    created_at: z.string().max(64).optional(),
+    updated_at: z.string().max(64).optional(),
   }),
   changes: z
     .object({

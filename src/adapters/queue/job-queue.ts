@@ -26,7 +26,11 @@ export interface PublicationRequest extends ReviewRequest {
 }
 
 /** What a command needs: where it was written, by whom, and what it says. */
-export interface AppCommand {
+export type AppCommand = GitHubCommand | GitLabCommand;
+
+/** A command in a GitHub pull request (through the App); jobs queued before GitLab existed carry no `provider`. */
+export interface GitHubCommand {
+  provider?: 'github';
   installationId: number;
   repositoryName: string;
   prNumber: number;
@@ -35,6 +39,20 @@ export interface AppCommand {
   body: string;
   /** The commit a re-requested check run names. */
   headSha?: string;
+}
+
+/** A note in a GitLab merge request (decisions.md §12): who may command is checked by the job, not at intake. */
+export interface GitLabCommand {
+  provider: 'gitlab';
+  connectionId: string;
+  iid: number;
+  /** The note: acknowledged with `eyes`, answered once. */
+  commentId: number;
+  authorId: number;
+  body: string;
+  /** The discussion a reply belongs to (verdicts in a finding's discussion), when the payload says. */
+  discussionId?: string | null;
+  headSha?: undefined;
 }
 
 /** A run of the review of a pull request; the run's mode and commit are on its review row. */

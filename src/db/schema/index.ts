@@ -18,3 +18,4 @@ export * from './gitlab-connections.js';
 export * from './usage-records.js';
 export * from './usage-daily.js';
 export * from './review-runs.js';
+export * from './gitlab-merge-requests.js';

@@ -5,6 +5,7 @@ import { FindingFeedbackRepository } from '../../repositories/finding-feedback-r
 import { GitHubInstallationRepository } from '../../repositories/github-installation-repository.js';
 import { GitHubPublicationRepository } from '../../repositories/github-publication-repository.js';
 import { GitLabConnectionRepository } from '../../repositories/gitlab-connection-repository.js';
+import { GitLabMergeRequestRepository } from '../../repositories/gitlab-merge-request-repository.js';
 import { OtpRepository } from '../../repositories/otp-repository.js';
 import { PullRequestRepository } from '../../repositories/pull-request-repository.js';
 import { ReviewRepository } from '../../repositories/review-repository.js';
@@ -33,6 +34,7 @@ export interface Repositories {
   installations: GitHubInstallationRepository;
   publications: GitHubPublicationRepository;
   gitlabConnections: GitLabConnectionRepository;
+  gitlabMergeRequests: GitLabMergeRequestRepository;
 }
 
 export default fp(
@@ -54,6 +56,7 @@ export default fp(
       installations: new GitHubInstallationRepository(app.db),
       publications: new GitHubPublicationRepository(app.db),
       gitlabConnections: new GitLabConnectionRepository(app.db),
+      gitlabMergeRequests: new GitLabMergeRequestRepository(app.db),
     };
     app.decorate('repos', repositories);
   },

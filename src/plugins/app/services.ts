@@ -16,6 +16,13 @@ import { AppEventsService } from '../../routes/webhook/app-events.js';
 import { GitHubAppService } from '../../routes/github/github-service.js';
 import { GitLabClient } from '../../adapters/gitlab/gitlab-client.js';
 import { GitLabService } from '../../routes/gitlab/gitlab-service.js';
+import { CodeHosts } from '../../code-hosts/code-hosts.js';
+import { gitlabCommandTarget } from '../../code-hosts/gitlab/gitlab-commands.js';
+import type { AppCommand } from '../../adapters/queue/job-queue.js';
+import type { CommandTarget } from '../../publishing/command-step.js';
+import { appInUse, githubCommandTarget, githubHost } from '../../code-hosts/github/github-host.js';
+import { gitlabHost } from '../../code-hosts/gitlab/gitlab-host.js';
+import { GitLabWebhookService } from '../../routes/webhook/gitlab-webhook-service.js';
 import { GitHubAppSetupService } from '../../routes/admin/github-app-setup-service.js';
 import { Operators } from '../../services/operators.js';
 import { PublicationService } from '../../publishing/publication-service.js';
@@ -49,6 +56,11 @@ export interface Services {
   publishing: PublicationService;
   appEvents: AppEventsService;
   gitlab: GitLabService;
+  gitlabWebhook: GitLabWebhookService;
+  /** Every code host, by a record's `provider`: reading changes and publishing on them. */
+  codeHosts: CodeHosts;
+  /** Where a command is answered (its host, its change), or undefined when it is ignored. */
+  commandTarget: (command: AppCommand) => Promise<CommandTarget | undefined>;
 }
 
 /** The services hold the rules; routes and workers only call them. */
@@ -101,10 +113,59 @@ export default fp(
       pullRequests: repos.pullRequests,
       publications: repos.publications,
       installations: repos.installations,
+      gitlabConnectionOf: (prId) => repos.gitlabMergeRequests.connectionOf(prId),
       log: log.child({ component: 'publishing' }),
     });
-    const diffs = new PullRequestDiffs({ pullRequests: repos.pullRequests, users: repos.users, github: app.github, tokens: githubTokens });
+    // Built below; read only when a merge request's diff is asked for.
+    const diffs = new PullRequestDiffs({ pullRequests: repos.pullRequests, users: repos.users, github: app.github, tokens: githubTokens, hosts: () => codeHosts });
 
+    const webhook = new WebhookService({
+      users: repos.users,
+      intake: repos.webhookIntake,
+      deliveries: repos.deliveries,
+      queue: app.queue,
+      kv: app.kv,
+      webhookSecret: () => githubApps.webhookSecret(),
+      log: log.child({ component: 'webhook' }),
+      appEvents,
+    });
+    // GitLab base URLs are user-supplied: every call goes through the BYOK address policy.
+    const gitlabClient = new GitLabClient({ fetch: policy.fetch });
+    const gitlab = new GitLabService({ connections: repos.gitlabConnections, client: gitlabClient, secretBox: app.secretBox, publicUrl: config.publicUrl, log: log.child({ component: 'gitlab' }) });
+    const publishLog = log.child({ component: 'publishing' });
+    const codeHosts = new CodeHosts({
+      github: githubHost({
+        github: app.github,
+        tokens: githubTokens,
+        installations: repos.installations,
+        app: appInUse(githubApps),
+        log: publishLog,
+      }),
+      gitlab: gitlabHost({
+        client: gitlabClient,
+        mergeRequests: repos.gitlabMergeRequests,
+        target: (connection) => gitlab.target(connection),
+        markBroken: (connectionId, reason) => gitlab.markBroken(connectionId, reason),
+        log: publishLog,
+      }),
+    });
+    const commandTarget = (command: AppCommand) =>
+      command.provider === 'gitlab'
+        ? gitlabCommandTarget(
+            {
+              client: gitlabClient,
+              connections: repos.gitlabConnections,
+              mergeRequests: repos.gitlabMergeRequests,
+              pullRequests: repos.pullRequests,
+              publications: repos.publications,
+              target: (connection) => gitlab.target(connection),
+              markBroken: (connectionId, reason) => gitlab.markBroken(connectionId, reason),
+              kv: app.kv,
+              log: publishLog,
+            },
+            command,
+          )
+        : githubCommandTarget({ installations: repos.installations, app: appInUse(githubApps), log: publishLog, pullRequests: repos.pullRequests }, command);
     const services: Services = {
       sessions,
       auth: new AuthService({
@@ -144,16 +205,8 @@ export default fp(
       }),
       workspace: new WorkspaceService(repos.workspace),
       feedback,
-      webhook: new WebhookService({
-        users: repos.users,
-        intake: repos.webhookIntake,
-        deliveries: repos.deliveries,
-        queue: app.queue,
-        kv: app.kv,
-        webhookSecret: () => githubApps.webhookSecret(),
-        log: log.child({ component: 'webhook' }),
-        appEvents,
-      }),
+      webhook,
+      gitlabWebhook: new GitLabWebhookService({ connections: repos.gitlabConnections, mergeRequests: repos.gitlabMergeRequests, secretBox: app.secretBox, webhook, queue: app.queue, log: log.child({ component: 'webhook' }) }),
       githubTokens,
       githubApp: new GitHubAppService({ apps: githubApps, installations: repos.installations }),
       githubAppSetup: new GitHubAppSetupService({
@@ -168,13 +221,9 @@ export default fp(
       publishing,
       appEvents,
       // GitLab base URLs are user-supplied: every call goes through the BYOK address policy.
-      gitlab: new GitLabService({
-        connections: repos.gitlabConnections,
-        client: new GitLabClient({ fetch: policy.fetch }),
-        secretBox: app.secretBox,
-        publicUrl: config.publicUrl,
-        log: log.child({ component: 'gitlab' }),
-      }),
+      gitlab,
+      codeHosts,
+      commandTarget,
     };
     app.decorate('services', services);
     // The AI SDK prints provider warnings (e.g. a JSON schema the endpoint ignores) to the console;

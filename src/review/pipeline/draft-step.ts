@@ -1,16 +1,14 @@
-import type { GitHubClient } from '../../adapters/github/github-client.js';
 import type { KeyValueStore } from '../../adapters/kv/key-value-store.js';
 import type { Job, JobQueue } from '../../adapters/queue/job-queue.js';
+import type { ReadingHosts } from '../../code-hosts/code-hosts.js';
 import type { WebhookDeliveryRepository } from '../../repositories/webhook-delivery-repository.js';
 import type { WebhookIntakeRepository } from '../../repositories/webhook-intake-repository.js';
-import { loadRepositoryConfig } from '../../repository-config/load-repository-config.js';
+import { readRepositoryConfig } from '../../repository-config/load-repository-config.js';
 import { switchedOff } from '../../repository-config/run-policy.js';
-import type { GitHubTokens } from '../../services/github-token.js';
 
 export interface DraftDeps {
-  github: GitHubClient;
+  readers: ReadingHosts;
   kv: KeyValueStore;
-  tokens: GitHubTokens;
   deliveries: WebhookDeliveryRepository;
   intake: WebhookIntakeRepository;
   queue: JobQueue;
@@ -28,7 +26,8 @@ export async function decideDraft(deps: DraftDeps, job: Job<'undecidedDraft'>): 
   if (found === undefined || found.delivery.startsReview) return;
   const { pr, owner } = found;
   if (pr.headSha !== found.delivery.headSha || pr.state !== 'open' || !pr.draft) return;
-  const config = await deps.tokens.read(pr, owner, (token) => loadRepositoryConfig(deps, pr.repositoryName, pr.baseSha, token));
+  const reader = await deps.readers.reader(pr, owner);
+  const config = await readRepositoryConfig(deps.kv, reader, await reader.configRef());
   if (switchedOff({ triggedBy: 'webhook', draft: true }, config) !== null) return;
   if (!(await deps.intake.startDeferredDraft(job.payload.deliveryId))) return;
   // Enqueued here, or by the relay if this fails: the started delivery is its to enqueue until marked.

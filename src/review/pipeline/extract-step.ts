@@ -1,18 +1,15 @@
-import type { GitHubClient } from '../../adapters/github/github-client.js';
 import type { KeyValueStore } from '../../adapters/kv/key-value-store.js';
 import type { Job, JobQueue } from '../../adapters/queue/job-queue.js';
+import type { ReadingHosts } from '../../code-hosts/code-hosts.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
-import { loadRepositoryConfig } from '../../repository-config/load-repository-config.js';
+import { readRepositoryConfig } from '../../repository-config/load-repository-config.js';
 import { reviewMode, switchedOff } from '../../repository-config/run-policy.js';
-import type { GitHubTokens } from '../../services/github-token.js';
-import { githubFailure } from './github-access.js';
 import { isCurrentRun } from './review-runs.js';
 
 export interface ExtractDeps {
-  github: GitHubClient;
+  readers: ReadingHosts;
   reviews: ReviewRepository;
   queue: JobQueue;
-  tokens: GitHubTokens;
   /** Caches `.ai-review.yml` per repository and base commit. */
   kv: KeyValueStore;
   /** Told once a run goes on to be reviewed (not switched off by the repository's file): the GitHub App's check run starts. */
@@ -20,7 +17,7 @@ export interface ExtractDeps {
 }
 
 /**
- * `sanitizedPrPayload`: reads the pull request's diff from GitHub and caches it in `diffContent`.
+ * `sanitizedPrPayload`: reads the pull request's diff from its code host and caches it in `diffContent`.
  * For a push to an already reviewed pull request it also reads what changed since the last
  * reviewed commit, so that the review looks at the push rather than at everything again.
  */
@@ -30,22 +27,19 @@ export async function extractContent(deps: ExtractDeps, job: Job<'sanitizedPrPay
   if (run === undefined || !isCurrentRun(run.review, runId)) return;
   const { review, pr, owner } = run;
 
+  const reader = await deps.readers.reader(pr, owner);
   // The repository's settings, from the base commit with the diff's token (decisions.md §10).
-  const config = await deps.tokens.read(pr, owner, (token) => loadRepositoryConfig(deps, pr.repositoryName, pr.baseSha, token));
+  const config = await readRepositoryConfig(deps.kv, reader, await reader.configRef());
   const off = switchedOff({ triggedBy: review.triggedBy, draft: pr.draft }, config);
   // A draft marked ready meanwhile is reviewed after all: its `ready_for_review` found this run going.
   if (off !== null && (await deps.reviews.dismiss(pr.id, runId, { onlyWhileDraft: off === 'draft' })) !== 'kept') return;
   await deps.onReviewStarts?.(pr.id, runId);
   const headSha = review.headSha ?? pr.headSha;
-  const diff = await deps.tokens.read(pr, owner, (token) => deps.github.pullRequestDiff(pr.repositoryName, pr.prNumber, token)).catch((error: unknown) => {
-    throw githubFailure(error, 'the pull request diff');
-  });
+  const diff = await reader.changeDiff();
   const since = review.reviewdSha;
   const incremental =
     review.triggedBy === 'webhook' && since !== null && since !== headSha
-      ? await deps.tokens.read(pr, owner, (token) => deps.github.compareDiff(pr.repositoryName, since, headSha, token)).catch((error: unknown) => {
-          throw githubFailure(error, 'the diff since the last review');
-        })
+      ? await reader.pushDiff(since, headSha)
       : null;
 
   const content = { diff, incrementalDiff: incremental, mode: reviewMode(review.requestedMode, config), repositoryConfig: config };

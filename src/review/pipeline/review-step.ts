@@ -1,10 +1,12 @@
 import pLimit from 'p-limit';
-import type { GitHubClient } from '../../adapters/github/github-client.js';
 import type { Mailer } from '../../adapters/mail/mailer.js';
 import { UnrecoverableJobError, type Job } from '../../adapters/queue/job-queue.js';
 import type { ModelChoice, ModelRouter } from '../../ai/model-router.js';
+import { FileRefusedError } from '../../code-hosts/code-host.js';
+import type { ReadingHosts } from '../../code-hosts/code-hosts.js';
 import type { PullRequest, Review, User } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
+import { apiPrId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import type { FindingFeedbackRepository } from '../../repositories/finding-feedback-repository.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
@@ -22,9 +24,7 @@ import type { ReviewOutput } from '../answer/review-output.js';
 import { countBySeverity, scoreReview } from '../findings/score.js';
 import { countTokensUpTo } from '../prepare/tokens.js';
 import { applyVerification, buildVerificationPrompt, withoutVerification } from '../answer/verification.js';
-import type { GitHubTokens } from '../../services/github-token.js';
 import { pullRequestDescription } from '../../services/pull-request-description.js';
-import { githubFailure } from './github-access.js';
 import { askForReview, askForVerification } from '../ask/model-review.js';
 import { reviewCompletedEmail } from './review-email.js';
 import { reviewOverview } from './review-overview.js';
@@ -43,9 +43,9 @@ const MIN_CONTEXT_FILE_TOKENS = 200;
 export interface ReviewStepDeps {
   reviews: ReviewRepository;
   models: ModelRouter;
-  github: GitHubClient;
+  /** The change's code host: deep mode reads the changed files' full content from it. */
+  readers: ReadingHosts;
   mailer: Mailer;
-  tokens: GitHubTokens;
   publicUrl: string;
   log: Logger;
   /** `REVIEW_MAX_FILE_DIFF_BYTES`: a file's diff above it is skipped as too large (default 1 MiB). */
@@ -179,10 +179,12 @@ async function fullFiles(deps: ReviewStepDeps, pr: PullRequest, owner: User, rev
   const ref = review.headSha ?? pr.headSha;
   const files: FileContext[] = [];
   let left = tokenBudget;
+  const reader = await deps.readers.reader(pr, owner);
   for (const path of paths.slice(0, MAX_CONTEXT_FILES)) {
     if (left < MIN_CONTEXT_FILE_TOKENS) break;
-    const content = await deps.tokens.read(pr, owner, (token) => deps.github.fileContent(pr.repositoryName, path, ref, token)).catch((error: unknown) => {
-      throw githubFailure(error, `the content of ${path}`);
+    const content = await reader.fileAt(path, ref).catch((error: unknown) => {
+      // The host refusing a file will not change by retrying (as for the diff).
+      throw error instanceof FileRefusedError ? new UnrecoverableJobError(`${error.host} refused the content of ${path} (${error.message})`) : error;
     });
     if (content === null) continue;
     const tokens = countTokensUpTo(content, left);
@@ -211,7 +213,7 @@ async function notify(deps: ReviewStepDeps, pr: PullRequest, owner: User, review
         prHtmlUrl: pr.htmlUrl,
         score: scoreReview(review),
         counts: countBySeverity(review.comments),
-        reviewUrl: `${deps.publicUrl}/pulls/${pr.prId}`,
+        reviewUrl: `${deps.publicUrl}/pulls/${apiPrId(pr)}`,
       }),
     );
   } catch (error) {

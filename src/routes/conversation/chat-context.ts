@@ -2,6 +2,7 @@ import type { ModelMessage } from 'ai';
 import type { AiMessage, PullRequest } from '../../db/schema/index.js';
 import { pullRequestDescription } from '../../services/pull-request-description.js';
 import { truncate } from './chat-tools.js';
+import { apiPrId } from '../../lib/ids.js';
 
 /** Characters per token, on the safe side: budgets here are kept by length, not by tokenizing on every message. */
 const CHARS_PER_TOKEN = 3;
@@ -19,7 +20,8 @@ export function systemPrompt(pr: PullRequest | undefined, contextLength: number)
   const body = pullRequestDescription(pr);
   const details = [
     `# The pull request this conversation is about`,
-    `${pr.repositoryName}#${pr.prNumber}: ${pr.title} (GitHub id ${pr.prId})`,
+    // A merge request is named by its record's id and GitLab's `!` (decisions.md §12).
+    pr.provider === 'gitlab' ? `${pr.repositoryName}!${pr.prNumber}: ${pr.title} (GitLab merge request, id ${apiPrId(pr)})` : `${pr.repositoryName}#${pr.prNumber}: ${pr.title} (GitHub id ${pr.prId})`,
     `State: ${pr.state}${pr.draft ? ', draft' : ''}${pr.merged ? ', merged' : ''}. Branches: ${pr.headBranch} into ${pr.baseBranch}. Head commit: ${pr.headSha}.`,
     `Commits: ${pr.commitsCount ?? '?'}, files changed: ${pr.changedFiles ?? '?'}, +${pr.additions ?? '?'} -${pr.deletions ?? '?'}. Review status: ${pr.reviewStatus}.`,
   ];

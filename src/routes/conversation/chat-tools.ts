@@ -2,6 +2,7 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import type { PullRequest } from '../../db/schema/index.js';
 import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
+import { apiPrId } from '../../lib/ids.js';
 
 /** The most of a diff a tool returns: a model reads it whole into its context. */
 export const TOOL_DIFF_CHARS = 60_000;
@@ -38,7 +39,7 @@ export function chatTools({ userId, pullRequests, diffOf }: ChatToolDeps) {
         const pr = await pullRequests.findOwnedBySelector(userId, prId);
         if (pr === undefined) return { error: 'No pull request with that id among yours' };
         const { text, truncated } = truncate(await diffOf(pr), TOOL_DIFF_CHARS);
-        return { prId: pr.prId, title: pr.title, repository: pr.repositoryName, number: pr.prNumber, diff: text, truncated };
+        return { prId: apiPrId(pr), title: pr.title, repository: pr.repositoryName, number: pr.prNumber, diff: text, truncated };
       },
     }),
     getPRList: tool({

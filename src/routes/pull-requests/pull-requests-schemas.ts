@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CODE_HOST_PROVIDERS } from '../../code-hosts/code-host.js';
 import { cursorSchema, isoTimestamp } from '../common-schemas.js';
 
 const searchSchema = z.string().trim().max(200).optional();
@@ -17,9 +18,15 @@ export const listQuery = z.object({
 
 export const listParams = z.object({ lastUpdatedAt: cursorSchema });
 
+/** GitHub's id, or the record's UUID for a GitLab merge request (decisions.md §12). */
+export const apiPrIdSchema = z.union([z.number(), z.uuid()]);
+
 export const listItem = z.object({
   title: z.string(),
-  prId: z.number(),
+  prId: apiPrIdSchema,
+  provider: z.enum(CODE_HOST_PROVIDERS),
+  /** The pull request's or merge request's web page. */
+  url: z.string().nullable(),
   number: z.number().int(),
   repositoryName: z.string(),
   diff: z.string(),
@@ -37,7 +44,7 @@ export const summaryQuery = z.object({ updatedAt: cursorSchema.optional(), searc
 
 export const summaryItem = z.object({
   id: z.uuid(),
-  prId: z.number(),
+  prId: apiPrIdSchema,
   number: z.number().int(),
   title: z.string(),
   createdAt: isoTimestamp,

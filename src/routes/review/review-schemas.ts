@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { CODE_HOST_PROVIDERS } from '../../code-hosts/code-host.js';
+import { apiPrIdSchema } from '../pull-requests/pull-requests-schemas.js';
 import { FINDING_VERDICTS, REVIEW_MODES } from '../../db/schema/index.js';
 import { parsePullRequestSelector } from '../../lib/ids.js';
 import { isoTimestamp } from '../common-schemas.js';
@@ -34,7 +36,10 @@ const publicationSchema = z.object({
 
 export const informationItem = z.object({
   id: z.uuid(),
-  prId: z.number(),
+  prId: apiPrIdSchema,
+  provider: z.enum(CODE_HOST_PROVIDERS),
+  /** The pull request's or merge request's web page. */
+  url: z.string().nullable(),
   reviewStatus: z.enum(['pending', 'completed', 'failed']),
   reviewSummary: z.string().nullable(),
   reviewdSha: z.string().nullable(),
@@ -89,7 +94,9 @@ export const learningItem = z.object({
 
 export const listItem = z.object({
   id: z.uuid(),
-  prId: z.number(),
+  prId: apiPrIdSchema,
+  provider: z.enum(CODE_HOST_PROVIDERS),
+  url: z.string().nullable(),
   pullRequestId: z.uuid(),
   prDbId: z.uuid(),
   prNumber: z.number().int(),

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { JobQueue } from '../../adapters/queue/job-queue.js';
 import type { ReviewMode } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
-import type { PullRequestSelector } from '../../lib/ids.js';
+import { apiPrId, type PullRequestSelector } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import type { FindingFeedbackRepository } from '../../repositories/finding-feedback-repository.js';
 import type { PublicationService } from '../../publishing/publication-service.js';
@@ -39,7 +39,9 @@ export class ReviewService {
     return [
       {
         id: pr.id,
-        prId: pr.prId,
+        prId: apiPrId(pr),
+        provider: pr.provider,
+        url: pr.htmlUrl,
         reviewStatus: review?.status ?? pr.reviewStatus,
         reviewSummary: review?.reviewSummary ?? null,
         reviewdSha: review?.reviewdSha ?? null,
@@ -80,6 +82,8 @@ export class ReviewService {
       return {
         id: review.id,
         prId: review.prId,
+        provider: review.provider,
+        url: review.url,
         pullRequestId: review.pullRequestId,
         prDbId: review.pullRequestId,
         prNumber: review.prNumber,

@@ -5,7 +5,7 @@ import type { AppCommand, JobQueue } from '../../adapters/queue/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Logger } from '../../lib/logger.js';
 import { zodDetails } from '../../lib/zod-details.js';
-import { COMMANDING_ASSOCIATIONS, parseCommand } from '../../publishing/commands.js';
+import { COMMANDING_ASSOCIATIONS, parseCommand, VERDICT_REPLY } from '../../publishing/commands.js';
 import type { GitHubInstallationRepository, InstallationFacts } from '../../repositories/github-installation-repository.js';
 import type { GitHubPublicationRepository } from '../../repositories/github-publication-repository.js';
 import {
@@ -149,7 +149,7 @@ export class AppEventsService {
     const { comment } = payload;
     const parentId = comment.in_reply_to_id ?? undefined;
     if (payload.action !== 'created' || parentId === undefined || !this.mayCommand(comment.user, comment.author_association)) return;
-    const match = /^\/(helpful|wrong|wontfix)\b\s*([\s\S]*)$/i.exec((comment.body ?? '').trim());
+    const match = VERDICT_REPLY.exec((comment.body ?? '').trim());
     if (match === null) return;
     const found = await this.deps.publications.findingOfComment(parentId);
     if (found === undefined) return;

@@ -95,13 +95,21 @@ export class WebhookService {
       throw new AppError('FORBIDDEN', 'An unsigned delivery may only carry your own pull requests');
     }
 
-    const outcome = await this.intake.submit(await this.decideDraft(intakeItem(deliveryId, payload, bodyJson)));
+    const outcome = await this.submit(intakeItem(deliveryId, payload, bodyJson));
     // The API document's answer when no registered user is the author; through the App, a pull
     // request nobody here owns (no registered author, an unclaimed installation) is simply not stored.
     if (outcome === 'unknown-author' && (payload.installation ?? null) === null) throw new AppError('INTERNAL', 'Failed to process webhook payload');
-    // The answer only waits for the store: the job follows, and the relay covers a failed enqueue.
-    if (outcome === 'review-started') void this.dispatchers.unprocessedWebhookPayload.submit(deliveryId);
-    if (outcome === 'draft-deferred') void this.dispatchers.undecidedDraft.submit(deliveryId);
+    return outcome;
+  }
+
+  /**
+   * Stores one delivery of any code host (group commit), then queues its job without holding the
+   * answer: the relay covers a failed enqueue.
+   */
+  async submit(item: IntakeItem): Promise<IntakeOutcome> {
+    const outcome = await this.intake.submit(await this.decideDraft(item));
+    if (outcome === 'review-started') void this.dispatchers.unprocessedWebhookPayload.submit(item.deliveryId);
+    if (outcome === 'draft-deferred') void this.dispatchers.undecidedDraft.submit(item.deliveryId);
     return outcome;
   }
 
@@ -173,7 +181,10 @@ function intakeItem(deliveryId: string, payload: PullRequestEvent, bodyJson: str
   const repository = payload.repository;
   return {
     deliveryId,
+    event: 'pull_request',
     action: payload.action,
+    provider: 'github',
+    ownerId: null,
     authorId: pr.user.id,
     installationId: payload.installation?.id ?? null,
     prId: pr.id,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { joinPages, nextCursor } from '../../../web/src/lib/cursors.js';
 import { groupFindings, location, severityRank } from '../../../web/src/lib/findings.js';
 import { ago, allowanceText, pipelineStep, scoreDisplay, usd } from '../../../web/src/lib/format.js';
-import { repositoryOf } from '../../../web/src/lib/repository.js';
+import { changeNumber, hostName, repositoryOf } from '../../../web/src/lib/repository.js';
 import { safeRedirect } from '../../../web/src/lib/safe-redirect.js';
 
 describe('score and money as the app shows them', () => {
@@ -51,6 +51,12 @@ describe('findings', () => {
   it('reads the repository from the pull request’s GitHub address', () => {
     expect(repositoryOf('https://github.com/acme/api/pull/12')).toBe('acme/api');
     expect(repositoryOf(null)).toBeUndefined();
+  });
+
+  it('reads the project from a merge request’s GitLab address, names the host and numbers a merge request with !', () => {
+    expect(repositoryOf('https://gitlab.com/group/sub/project/-/merge_requests/5')).toBe('group/sub/project');
+    expect(repositoryOf('https://git.example.com/gitlab/team/app/-/merge_requests/7')).toBe('gitlab/team/app');
+    expect([hostName('gitlab'), hostName('github'), changeNumber('gitlab', 5), changeNumber('github', 12)]).toEqual(['GitLab', 'GitHub', '!5', '#12']);
   });
 });
 

@@ -12,7 +12,7 @@ import { Markdown } from '../components/markdown';
 import { Empty, ErrorAlert, Loading, Notice } from '../components/status';
 import { groupFindings } from '../lib/findings';
 import { dateTime, pipelineStep } from '../lib/format';
-import { repositoryOf } from '../lib/repository';
+import { hostName, repositoryOf } from '../lib/repository';
 import { InlineSelect } from '../components/field';
 
 const route = getRouteApi('/signed-in/pulls/$prId');
@@ -54,14 +54,15 @@ function Review({ info, prId }: { info: ReviewInformation; prId: string }) {
   const diffRef = useRef<DiffViewHandle>(null);
   const diff = useQuery({ ...queries.diff(prId), enabled: !pending || info.state === 'PR_CONTENT_EXTRACTED' });
   const score = raw && info.reviewStatus === 'completed' ? scoreReview(raw) : null;
-  const repository = repositoryOf(info.prHtmlUrl);
+  const pageUrl = info.url ?? info.prHtmlUrl;
+  const repository = repositoryOf(pageUrl);
 
   return (
     <div className="stack-lg review-page">
       <header className="pr-header">
         <div className="pr-header-main">
           <p className="meta">
-            {repository ?? 'Pull request'} · {info.prHeadBranch} → {info.prBaseBranch}
+            <span className={`badge badge-host-${info.provider}`}>{hostName(info.provider)}</span> {repository ?? (info.provider === 'gitlab' ? 'Merge request' : 'Pull request')} · {info.prHeadBranch} → {info.prBaseBranch}
           </p>
           <h1>{info.prTitle}</h1>
           <p className="meta pr-facts">
@@ -75,9 +76,9 @@ function Review({ info, prId }: { info: ReviewInformation; prId: string }) {
             {raw?.summary?.risk ? <span className={`badge badge-risk-${raw.summary.risk.toLowerCase()}`}>risk: {raw.summary.risk}</span> : null}
             {info.mode ? <span className="badge">{info.mode}</span> : null}
             {info.reviewCompletedAt ? <span>reviewed {dateTime(info.reviewCompletedAt)}</span> : null}
-            {info.prHtmlUrl ? (
-              <a href={info.prHtmlUrl} target="_blank" rel="noreferrer">
-                Open on GitHub
+            {pageUrl ? (
+              <a href={pageUrl} target="_blank" rel="noreferrer">
+                Open on {hostName(info.provider)}
               </a>
             ) : null}
           </p>

@@ -7,6 +7,7 @@ import { Empty, ErrorAlert, Loading } from '../components/status';
 import { joinPages } from '../lib/cursors';
 import { ago } from '../lib/format';
 import { InlineSelect } from '../components/field';
+import { changeNumber, hostName } from '../lib/repository';
 
 const route = getRouteApi('/signed-in/pulls');
 
@@ -82,7 +83,16 @@ export function PullsPage() {
                   {pr.title}
                 </Link>
                 <p className="meta">
-                  {pr.repositoryName} #{pr.number} · {pr.headBranch} → {pr.baseBranch} · updated {ago(pr.updatedAt)}
+                  <span className={`badge badge-host-${pr.provider}`}>{hostName(pr.provider)}</span> {pr.repositoryName} {changeNumber(pr.provider, pr.number)} · {pr.headBranch} →{' '}
+                  {pr.baseBranch} · updated {ago(pr.updatedAt)}
+                  {pr.url ? (
+                    <>
+                      {' · '}
+                      <a href={pr.url} target="_blank" rel="noreferrer">
+                        Open on {hostName(pr.provider)}
+                      </a>
+                    </>
+                  ) : null}
                 </p>
               </div>
               <span className="diffstat">

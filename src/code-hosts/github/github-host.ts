@@ -1,0 +1,62 @@
+import type { GitHubApp } from '../../adapters/github/github-app.js';
+import type { GitHubCommand } from '../../adapters/queue/job-queue.js';
+import type { PullRequest } from '../../db/schema/index.js';
+import type { Logger } from '../../lib/logger.js';
+import { installationCovers, type GitHubInstallationRepository } from '../../repositories/github-installation-repository.js';
+import type { CommandTarget } from '../../publishing/command-step.js';
+import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
+import type { GitHubClient } from '../../adapters/github/github-client.js';
+import type { GitHubAppRegistry } from '../../services/github-app-registry.js';
+import type { GitHubTokens } from '../../services/github-token.js';
+import type { HostSession } from '../code-host.js';
+import type { CodeHost } from '../code-hosts.js';
+import { GitHubChangeReader } from './github-reader.js';
+import { githubSession } from './github-publisher.js';
+
+export interface GitHubHostDeps {
+  installations: GitHubInstallationRepository;
+  /** The App in use (it may be created while the service runs, decisions.md §13); throws when none is. */
+  app: () => Promise<GitHubApp>;
+  log: Logger;
+}
+
+/**
+ * A pull request's session on GitHub: only one that came through an installation that still
+ * covers its repository (access lost: nothing more is posted there, decisions.md §8).
+ */
+export async function githubPullRequestSession(deps: GitHubHostDeps, pr: PullRequest): Promise<HostSession | undefined> {
+  if (pr.installationId === null) return undefined;
+  const installation = await deps.installations.find(pr.installationId);
+  if (!installationCovers(installation, { id: pr.repositoryId === null ? null : Number(pr.repositoryId), fullName: pr.repositoryName })) {
+    deps.log.info({ pullRequestId: pr.id, installationId: pr.installationId }, 'the App no longer has access to this repository: nothing is posted');
+    return undefined;
+  }
+  return githubSession(await deps.app(), pr.installationId, pr.repositoryName, pr.prNumber, deps.log);
+}
+
+/** Where a command from a pull-request comment (or a re-requested check run) is answered: as the App, while its installation covers the repository. */
+export async function githubCommandTarget(deps: GitHubHostDeps & { pullRequests: PullRequestRepository }, command: GitHubCommand): Promise<CommandTarget | undefined> {
+  const installation = await deps.installations.find(command.installationId);
+  if (!installationCovers(installation, { fullName: command.repositoryName })) return undefined;
+  const app = await deps.app();
+  return {
+    session: githubSession(app, command.installationId, command.repositoryName, command.prNumber, deps.log),
+    mention: app.slug,
+    pr: await deps.pullRequests.findByNumber(command.repositoryName, command.prNumber),
+  };
+}
+
+/** GitHub as one of the service's code hosts. */
+export function githubHost(deps: GitHubHostDeps & { github: GitHubClient; tokens: GitHubTokens }): CodeHost {
+  return {
+    session: (pr) => githubPullRequestSession(deps, pr),
+    reader: (pr, owner) => Promise.resolve(new GitHubChangeReader(deps, pr, owner)),
+  };
+}
+
+/** The App in use, read fresh (it may be created while the service runs, decisions.md §13); a job without one fails. */
+export const appInUse = (apps: Pick<GitHubAppRegistry, 'fresh'>) => async (): Promise<GitHubApp> => {
+  const githubApp = await apps.fresh();
+  if (githubApp === undefined) throw new Error('The GitHub App is no longer configured');
+  return githubApp;
+};

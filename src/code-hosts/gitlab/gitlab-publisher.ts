@@ -1,0 +1,144 @@
+import type { GitLabClient, GitLabTarget } from '../../adapters/gitlab/gitlab-client.js';
+import { assembleUnifiedDiff } from '../../adapters/gitlab/gitlab-diff.js';
+import { GitLabApiError } from '../../adapters/gitlab/gitlab-errors.js';
+import type { GitLabDiscussion } from '../../adapters/gitlab/gitlab-schemas.js';
+import { RetryLaterError } from '../../adapters/queue/job-queue.js';
+import type { Logger } from '../../lib/logger.js';
+import { addressedReplyBody, inlineCommentBody } from '../../publishing/comment-bodies.js';
+import { addressedIdOf, findingIdOf, isSummary } from '../../publishing/markers.js';
+import type { PublishableFinding } from '../../publishing/stored-review.js';
+import { parseUnifiedDiff } from '../../review/prepare/diff/parse-unified-diff.js';
+import type { ChangePublisher, GoneFinding, HostNote, ReviewStatusReport, StatusRef } from '../code-host.js';
+import { findingPosition } from './gitlab-position.js';
+
+export const STATUS_NAME = 'AI review';
+
+/** GitLab's limit for a commit status's description. */
+const DESCRIPTION_LIMIT = 255;
+
+/** One merge request, as the connection's token user. */
+export interface GitLabMergeRequestRef {
+  target: GitLabTarget;
+  projectId: number;
+  iid: number;
+  /** The merge request's web page: notes are linked as `<page>#note_<id>`. */
+  webUrl: string;
+  tokenUserId: number;
+}
+
+/**
+ * Posting on a merge request (decisions.md §12): the `AI review` commit status, one diff
+ * discussion per finding with GitLab's position, the summary as a note edited in place, gone
+ * findings' discussions resolved.
+ */
+export class GitLabPublisher implements ChangePublisher {
+  readonly refusedReason = 'GitLab could not place it on the diff';
+
+  constructor(
+    private readonly client: GitLabClient,
+    private readonly mr: GitLabMergeRequestRef,
+    private readonly log: Logger,
+  ) {}
+
+  async postStatus(sha: string, report: ReviewStatusReport, recorded: number | null): Promise<StatusRef> {
+    const state = report.phase === 'running' ? 'running' : report.phase === 'failed' ? 'failed' : 'success';
+    const description = report.phase === 'failed' ? `Review failed: ${report.reason ?? 'unknown reason'}` : report.title;
+    try {
+      const status = await this.client.postStatus(this.mr.target, this.mr.projectId, sha, { state, name: STATUS_NAME, targetUrl: report.detailsUrl, description: description.slice(0, DESCRIPTION_LIMIT) });
+      return { id: status.id, url: report.detailsUrl };
+    } catch (error) {
+      // GitLab refuses a transition to the state the status already has: a retried job's status is already right.
+      if (error instanceof GitLabApiError && error.status === 400 && /cannot transition/i.test(error.message)) return { id: recorded ?? 0, url: report.detailsUrl };
+      throw error;
+    }
+  }
+
+  async postedFindings(): Promise<Map<string, HostNote>> {
+    const byFinding = new Map<string, HostNote>();
+    for (const discussion of await this.discussions()) {
+      const first = discussion.notes[0];
+      if (first === undefined || first.author.id !== this.mr.tokenUserId) continue;
+      const findingId = findingIdOf(first.body);
+      if (findingId !== undefined && !byFinding.has(findingId)) byFinding.set(findingId, this.note(first));
+    }
+    return byFinding;
+  }
+
+  /** One discussion per finding; a position GitLab refuses (400), or lines not in the diff, send the finding to the summary. */
+  async postFindings(_sha: string, findings: PublishableFinding[]) {
+    const mergeRequest = await this.client.mergeRequest(this.mr.target, this.mr.projectId, this.mr.iid);
+    const files = parseUnifiedDiff(assembleUnifiedDiff(await this.client.mergeRequestDiffEntries(this.mr.target, this.mr.projectId, this.mr.iid)));
+    const posted: Array<{ findingId: string; note: HostNote }> = [];
+    const refused: PublishableFinding[] = [];
+    for (const finding of findings) {
+      const position = mergeRequest.diff_refs ? findingPosition(files, mergeRequest.diff_refs, finding) : undefined;
+      if (position === undefined) {
+        refused.push(finding);
+        continue;
+      }
+      // GitLab counts a suggestion's lines from the anchored (last) line: `-N` reaches back to the first.
+      const body = inlineCommentBody(finding, `suggestion:-${finding.endLine - finding.line}+0`);
+      try {
+        const discussion = await this.client.createDiscussion(this.mr.target, this.mr.projectId, this.mr.iid, body, position);
+        const first = discussion.notes[0];
+        if (first !== undefined) posted.push({ findingId: finding.id, note: this.note(first) });
+      } catch (error) {
+        if (!(error instanceof GitLabApiError) || error.status !== 400) throw error;
+        this.log.info({ findingId: finding.id, reason: error.message }, 'GitLab refused the position; the finding goes to the summary');
+        refused.push(finding);
+      }
+    }
+    return { posted, refused, reviewUrl: null };
+  }
+
+  /** Where GitLab refuses to resolve (a discussion that is not resolvable), the discussion gets a reply saying where it was addressed. */
+  async resolveGone(gone: GoneFinding[], sha: string, resolved: (findingId: string) => Promise<void>): Promise<void> {
+    const discussions = await this.discussions();
+    for (const { findingId, commentId } of gone) {
+      const discussion = discussions.find((candidate) => candidate.notes[0]?.id === commentId);
+      const answered = discussion?.notes.some((note) => addressedIdOf(note.body) === findingId) ?? false;
+      if (discussion !== undefined && discussion.notes[0]?.resolved !== true && !answered) {
+        try {
+          await this.client.resolveDiscussion(this.mr.target, this.mr.projectId, this.mr.iid, discussion.id);
+        } catch (error) {
+          if (error instanceof RetryLaterError || !(error instanceof GitLabApiError) || error.status === 401 || error.status === 403) throw error;
+          this.log.info({ err: error, findingId }, 'could not resolve the discussion; replying instead');
+          await this.client.replyToDiscussion(this.mr.target, this.mr.projectId, this.mr.iid, discussion.id, addressedReplyBody(findingId, sha));
+        }
+      }
+      await resolved(findingId);
+    }
+  }
+
+  async upsertSummary(body: string): Promise<HostNote> {
+    const existing = (await this.ownNotes()).find((note) => isSummary(note.body));
+    if (existing === undefined) return this.note(await this.client.createNote(this.mr.target, this.mr.projectId, this.mr.iid, body));
+    if (existing.body === body) return existing;
+    return this.note(await this.client.editNote(this.mr.target, this.mr.projectId, this.mr.iid, existing.id, body));
+  }
+
+  acknowledge(noteId: number): Promise<void> {
+    return this.client.awardNoteEmoji(this.mr.target, this.mr.projectId, this.mr.iid, noteId, 'eyes');
+  }
+
+  /** The token user's notes that stand alone (not in a finding's discussion). */
+  async ownNotes(): Promise<HostNote[]> {
+    return (await this.discussions())
+      .filter((discussion) => discussion.individual_note)
+      .flatMap((discussion) => discussion.notes)
+      .filter((note) => note.author.id === this.mr.tokenUserId)
+      .map((note) => this.note(note));
+  }
+
+  async reply(body: string): Promise<void> {
+    await this.client.createNote(this.mr.target, this.mr.projectId, this.mr.iid, body);
+  }
+
+  private discussions(): Promise<GitLabDiscussion[]> {
+    return this.client.listDiscussions(this.mr.target, this.mr.projectId, this.mr.iid);
+  }
+
+  private note(note: { id: number; body: string }): HostNote {
+    return { id: note.id, body: note.body, url: `${this.mr.webUrl}#note_${note.id}` };
+  }
+}
