@@ -33,10 +33,17 @@ export function renderLines(lines: readonly string[], kept: readonly number[]): 
   for (const line of kept) {
     if (line < 1 || line > lines.length || line <= previous) continue;
     if (previous > 0 && line > previous + 1) out.push(elision(previous + 1, line - 1));
-    out.push(`${line} ${lines[line - 1]}`);
+    out.push(`${line} ${shorten(lines[line - 1]!)}`);
     previous = line;
   }
   return out.length > 0 ? `${out.join('\n')}\n` : '';
+}
+
+/** A line longer than this (data, a generated table) is cut: the model needs its start, not all of it. */
+const MAX_LINE_CHARS = 500;
+
+function shorten(line: string): string {
+  return line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [${line.length - MAX_LINE_CHARS} more characters]` : line;
 }
 
 function elision(from: number, to: number): string {

@@ -3,8 +3,10 @@ import type { ChangedFile, ContextBlock } from './context-block.js';
 import { callerBlocks, definitionBlocks, type ChangedOutline } from './definition-blocks.js';
 import { enclosingScope } from './find-symbols.js';
 import { splitLines } from './outline-file.js';
-import type { CodeSymbol } from './outline-types.js';
+import type { CodeSymbol, OutlineSkipReason } from './outline-types.js';
 import { fallbackBlocks, scopeBlocks } from './scope-blocks.js';
+
+const UNREADABLE = new Set<OutlineSkipReason>(['binary', 'minified', 'too large']);
 
 /** What a chunk's prompt may hold besides its diff (`.ai-review.yml` `reviews.context`, and the mode). */
 export interface ContextWanted {
@@ -29,7 +31,9 @@ export async function gatherChunkContext(index: CodeIndex, files: readonly Chang
     const lines = splitLines(text);
     const outline = await index.outline(file.path);
     if (!outline?.ok) {
-      scopes.push(...fallbackBlocks(file.path, lines, file.lines));
+      // Bytes, minified lines and files over the outline's size (data, generated code) would only fill the prompt.
+      if (outline && UNREADABLE.has(outline.reason)) continue;
+      if (!text.slice(0, 8192).includes('\0')) scopes.push(...fallbackBlocks(file.path, lines, file.lines));
       continue;
     }
     const blocks = scopeBlocks(file.path, lines, outline.outline, file.lines);
