@@ -1,5 +1,6 @@
 import { authSessionBench } from './scenarios/auth-session.js';
 import { chatBench } from './scenarios/chat.js';
+import { codeContextBench } from './scenarios/code-context.js';
 import { codeSnapshotBench } from './scenarios/code-snapshot.js';
 import { listsBench } from './scenarios/lists.js';
 import { publishingBench } from './scenarios/publishing.js';
@@ -30,6 +31,7 @@ const scenarios: Record<string, (backends: Backend[]) => Promise<void>> = {
   'review-prepare': reviewPrepareBench,
   'review-tokenizer': reviewTokenizerBench,
   'code-snapshot': codeSnapshotBench,
+  'code-context': codeContextBench,
   'review-pipeline': perBackend(reviewPipelineBench),
   webhook: perBackend((backend) => webhookBench(backend, duration)),
   lists: perBackend((backend) => listsBench(backend, duration)),

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { languageForPath } from './language-specs.js';
-import { outlineFile } from './outline-file.js';
+import { outlineFile, splitLines } from './outline-file.js';
 import type { CodeSymbol, OutlineResult } from './outline-types.js';
 import type { RepositorySnapshot } from './snapshot/repository-snapshot.js';
 
@@ -31,6 +31,8 @@ export interface CodeIndexLimits {
 }
 
 export const DEFAULT_CODE_INDEX_LIMITS: CodeIndexLimits = { maxIndexedFiles: 5_000, indexTimeMs: 10_000 };
+/** Text kept in memory per snapshot for `lines` (least recently used out first). */
+const MAX_CACHED_CHARS = 8 * 1024 * 1024;
 /** The event loop gets a turn after this many files, so a worker's other jobs and heartbeats go on. */
 const YIELD_EVERY = 16;
 
@@ -43,6 +45,8 @@ const YIELD_EVERY = 16;
 export class CodeIndex {
   private readonly outlines = new Map<string, Promise<OutlineResult | null>>();
   private symbols: Promise<SymbolIndex> | undefined;
+  private readonly texts = new Map<string, { lines: readonly string[]; chars: number }>();
+  private cachedChars = 0;
 
   constructor(
     readonly snapshot: RepositorySnapshot,
@@ -52,6 +56,30 @@ export class CodeIndex {
   /** The file's text at the commit (null when the snapshot does not hold it). */
   readFile(path: string): Promise<string | null> {
     return this.snapshot.readFile(path);
+  }
+
+  /**
+   * The file's lines, from a small cache: a chunk's definitions often sit in the same few files,
+   * and reading them again for each cost more than finding them.
+   */
+  async lines(path: string): Promise<readonly string[] | null> {
+    const cached = this.texts.get(path);
+    if (cached) {
+      this.texts.delete(path);
+      this.texts.set(path, cached);
+      return cached.lines;
+    }
+    const text = await this.snapshot.readFile(path);
+    if (text === null) return null;
+    const lines = splitLines(text);
+    this.texts.set(path, { lines, chars: text.length });
+    this.cachedChars += text.length;
+    for (const [oldest, entry] of this.texts) {
+      if (this.cachedChars <= MAX_CACHED_CHARS || this.texts.size <= 1) break;
+      this.texts.delete(oldest);
+      this.cachedChars -= entry.chars;
+    }
+    return lines;
   }
 
   /** The file's outline, or null when the snapshot does not hold it; a failed outline says why. */

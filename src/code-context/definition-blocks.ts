@@ -2,7 +2,6 @@ import type { CodeIndex } from './code-index.js';
 import { distinctVariants, lineRange, renderLines, type ContextBlock } from './context-block.js';
 import { definitionsNamed, enclosingScope } from './find-symbols.js';
 import { languageForPath } from './language-specs.js';
-import { splitLines } from './outline-file.js';
 import type { CodeSymbol, FileOutline } from './outline-types.js';
 import { resolveImport } from './resolve-imports.js';
 
@@ -46,8 +45,8 @@ export async function definitionBlocks(index: CodeIndex, files: readonly Changed
         const key = `${path}:${symbol.startLine}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        const text = await index.readFile(path);
-        if (text !== null) blocks.push(definitionBlock(path, splitLines(text), symbol));
+        const lines = await index.lines(path);
+        if (lines !== null) blocks.push(definitionBlock(path, lines, symbol));
       }
     }
   }
@@ -123,10 +122,9 @@ export async function callerBlocks(index: CodeIndex, changedFunctions: ReadonlyA
     const sites = (calls.get(symbol.name) ?? []).filter((site) => !(site.path === path && site.line >= symbol.startLine && site.line <= symbol.endLine));
     for (const site of sites.slice(0, CALLERS_PER_FUNCTION)) {
       if (blocks.length >= MAX_CALLER_BLOCKS) return blocks;
-      const text = await index.readFile(site.path);
+      const lines = await index.lines(site.path);
       const outline = await index.outline(site.path);
-      if (text === null) continue;
-      const lines = splitLines(text);
+      if (lines === null) continue;
       const around = lineRange(site.line - CALLER_WINDOW, site.line + CALLER_WINDOW, lines.length);
       const caller = outline?.ok ? enclosingScope(outline.outline, site.line, site.line) : undefined;
       const header = caller ? lineRange(caller.startLine, caller.headerEndLine, lines.length) : [];

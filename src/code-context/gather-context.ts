@@ -2,7 +2,6 @@ import type { CodeIndex } from './code-index.js';
 import type { ChangedFile, ContextBlock } from './context-block.js';
 import { callerBlocks, definitionBlocks, type ChangedOutline } from './definition-blocks.js';
 import { enclosingScope } from './find-symbols.js';
-import { splitLines } from './outline-file.js';
 import type { CodeSymbol, OutlineSkipReason } from './outline-types.js';
 import { fallbackBlocks, scopeBlocks } from './scope-blocks.js';
 
@@ -26,14 +25,13 @@ export async function gatherChunkContext(index: CodeIndex, files: readonly Chang
   const changedFunctions: Array<{ path: string; symbol: CodeSymbol }> = [];
   for (const file of files) {
     if (file.lines.length === 0) continue;
-    const text = await index.readFile(file.path);
-    if (text === null) continue;
-    const lines = splitLines(text);
+    const lines = await index.lines(file.path);
+    if (lines === null) continue;
     const outline = await index.outline(file.path);
     if (!outline?.ok) {
       // Bytes, minified lines and files over the outline's size (data, generated code) would only fill the prompt.
       if (outline && UNREADABLE.has(outline.reason)) continue;
-      if (!text.slice(0, 8192).includes('\0')) scopes.push(...fallbackBlocks(file.path, lines, file.lines));
+      if (!lines.slice(0, 200).some((line) => line.includes('\0'))) scopes.push(...fallbackBlocks(file.path, lines, file.lines));
       continue;
     }
     const blocks = scopeBlocks(file.path, lines, outline.outline, file.lines);
