@@ -95,7 +95,7 @@ async function importedFiles(index: CodeIndex, file: ChangedOutline): Promise<Im
 }
 
 /** Its doc comment and signature, and its body when short. */
-function definitionBlock(path: string, lines: readonly string[], symbol: CodeSymbol): ContextBlock {
+export function definitionBlock(path: string, lines: readonly string[], symbol: CodeSymbol): ContextBlock {
   const start = Math.min(symbol.startLine, symbol.docStartLine ?? symbol.startLine);
   const docAndHeader = [...lineRange(start, symbol.headerEndLine, lines.length), ...lineRange(symbol.docStartLine ?? 0, symbol.docEndLine ?? -1, lines.length)];
   const whole = symbol.endLine - symbol.headerEndLine <= SHORT_BODY_LINES ? renderLines(lines, lineRange(start, symbol.endLine, lines.length)) : undefined;

@@ -137,6 +137,63 @@ describe('the code around the change in the prompt (decisions.md §11)', () => {
     }
   });
 
+  it('deep mode: the model reads more through the tools, at most 8 calls per chunk, paths outside refused, answers capped, calls recorded and metered', async () => {
+    const huge = Array.from({ length: 5_000 }, (_, line) => `VALUE_${line} = "${'x'.repeat(60)}"`).join('\n');
+    const deep = { ...BEFORE, '.ai-review.yml': 'reviews:\n  mode: deep\n', 'shop/huge.py': `${huge}\n` };
+    const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
+    world.model.enqueue(
+      {
+        toolCalls: [
+          call('read_file', { path: '../../../etc/passwd' }),
+          call('read_file', { path: '/etc/passwd' }),
+          call('read_file', { path: 'shop/huge.py' }),
+          call('find_definition', { symbol: 'tax_for' }),
+          call('find_references', { symbol: 'tax_for' }),
+          call('search', { text: 'RATES', pathGlob: 'shop/**' }),
+        ],
+      },
+      { toolCalls: [call('read_file', { path: 'shop/pricing.py', startLine: 1, endLine: 2 }), call('search', { text: 'items' }), call('search', { text: 'price' }), call('read_file', { path: 'shop/cart.py' })] },
+    );
+    const generations = async () => (await world.t.app.inject({ method: 'GET', url: '/usage/history', headers: { cookie: author.cookie } })).json<{ total: { generations: number } }>().total.generations;
+    const before = await generations();
+    const { review, calls } = await pullRequest([deep, AFTER]);
+    expect(review).toMatchObject({ reviewStatus: 'completed', failureReason: null, mode: 'deep' });
+    // Each step of the tool loop is a generation, metered as any: two steps of calls, then the answer (no findings: no verification).
+    expect(calls).toHaveLength(3);
+    expect(await generations()).toBe(before + calls.length);
+    const first = calls[0]!;
+    expect(first.body.tools?.map((tool) => tool.function.name).sort()).toEqual(['find_definition', 'find_references', 'read_file', 'search']);
+    const answers = (request: ChatRequest) => request.body.messages.filter((message) => message.role === 'tool').map((message) => String(message.content));
+    const afterFirst = answers(calls[1]!);
+    expect(afterFirst[0]).toContain('refused');
+    expect(afterFirst[1]).toContain('refused');
+    expect(afterFirst[2]).toContain('shop/huge.py lines 1-300 of 5000');
+    expect(afterFirst[2]).toContain('[answer cut at 1000 tokens]');
+    expect(countTokens(afterFirst[2]!)).toBeLessThanOrEqual(1_000);
+    expect(afterFirst[3]).toContain('4 def tax_for(region, amount):');
+    expect(afterFirst[4]).toContain('shop/cart.py:17:');
+    expect(afterFirst[5]).toContain('shop/pricing.py:1: RATES = {');
+    const afterSecond = answers(calls[2]!).slice(6);
+    expect(afterSecond.slice(0, 2).every((answer) => !answer.startsWith('Refused'))).toBe(true);
+    expect(afterSecond.slice(2)).toEqual([expect.stringContaining('Refused: the limit of 8 tool calls is reached'), expect.stringContaining('Refused: the limit of 8 tool calls is reached')]);
+    expect(review.context).toMatchObject({ toolCalls: 10, snapshot: 'tarball' });
+    const raw = review.reviewRawJSON as unknown as { toolCalls: Array<{ tool: string; refused?: string; tokens: number }> };
+    expect(raw.toolCalls.map((record) => record.tool)).toEqual(['read_file', 'read_file', 'read_file', 'find_definition', 'find_references', 'search', 'read_file', 'search', 'search', 'read_file']);
+    expect(raw.toolCalls.filter((record) => record.refused !== undefined)).toHaveLength(4);
+  });
+
+  it('deep mode with a model that refuses tools: asked again without them, with the code around the change', async () => {
+    const deep = { ...BEFORE, '.ai-review.yml': 'reviews:\n  mode: deep\n' };
+    world.model.enqueue({ status: 400, message: 'This model does not support tools' });
+    const { review, calls } = await pullRequest([deep, AFTER]);
+    expect(review).toMatchObject({ reviewStatus: 'completed', failureReason: null, mode: 'deep' });
+    expect(calls[0]!.body.tools).toHaveLength(4);
+    expect(calls[1]!.body.tools).toBeUndefined();
+    expect(userText(calls[1]!)).toContain('definition of tax_for');
+    expect(userText(calls[1]!)).not.toContain('# Reading more of the repository');
+    expect(review.context).toMatchObject({ toolCalls: 0, definitions: 1 });
+  });
+
   it('a hostile tarball (symlink, `../` entry, binary .py, 5 MB minified line) is contained and the review completes', async () => {
     const fixture = createGitFixture([BEFORE, AFTER]);
     fixtures.push(fixture.dir);

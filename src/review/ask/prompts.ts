@@ -5,6 +5,7 @@ import { DIFF_FORMAT_GUIDE } from '../prepare/diff/render-for-model.js';
 import type { SkippedFile } from '../prepare/skip-rules.js';
 import { MODE_PROMPTS, OUTPUT_INSTRUCTIONS, UNTRUSTED_INPUT_NOTICE } from './prompt-texts.js';
 import { countTokens } from '../prepare/tokens.js';
+import { MAX_TOOL_CALLS } from './review-tools.js';
 
 export { MODE_PROMPTS, OUTPUT_INSTRUCTIONS, VERIFICATION_PROMPT } from './prompt-texts.js';
 
@@ -30,6 +31,8 @@ export interface ReviewPromptInput {
   reviewablePaths?: readonly string[];
   /** The read-only code around the chunk's changes, already fitted to the room left (`fitContext`). */
   codeContext?: string | null;
+  /** Deep mode: the model may call the code tools (`reviewTools`). */
+  tools?: boolean;
   /** `.ai-review.yml`'s instructions for the files of this chunk (all of them when sizing the prompt). */
   instructions?: readonly string[];
   /** The notes of findings this team marked wrong in the repository, newest first. */
@@ -89,11 +92,15 @@ function assemble(input: ReviewPromptInput, diff: string): BuiltPrompt {
   if (input.pullRequest) sections.push(pullRequestSection(input.pullRequest));
   sections.push(diffSection(input, diff));
   if (input.codeContext) sections.push(input.codeContext.trimEnd());
+  if (input.tools) sections.push(TOOLS_NOTE);
   const scope = scopeSection(input);
   if (scope) sections.push(scope);
   sections.push(`# How to answer\n${OUTPUT_INSTRUCTIONS}`);
   return { system, prompt: sections.join('\n\n') };
 }
+
+const TOOLS_NOTE = `# Reading more of the repository
+You may call read_file, find_definition, find_references and search on the repository at the reviewed commit (at most ${MAX_TOOL_CALLS} calls, each answer shortened when long) to check what the code shown does not settle: a caller, a definition, a guard elsewhere. Do not call them to review other code. Then answer as below.`;
 
 function repositorySection(input: ReviewPromptInput): string | null {
   const parts: string[] = [];

@@ -32,6 +32,7 @@ import type { SnapshotSource } from '../../code-context/snapshot/snapshot-source
 import type { ContextLevel } from '../../repository-config/repository-config-schema.js';
 import { addStats, fitContext, NO_CONTEXT, type ContextStats } from '../ask/context-section.js';
 import { changedLinesOf } from '../prepare/chunk-lines.js';
+import { MAX_TOOL_ANSWER_TOKENS, MAX_TOOL_CALLS, reviewTools, type ToolCallRecord } from '../ask/review-tools.js';
 import { askForReview, askForVerification } from '../ask/model-review.js';
 import { reviewCompletedEmail } from './review-email.js';
 import { reviewOverview } from './review-overview.js';
@@ -133,6 +134,8 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   const context: ChunkContext = {
     index: code.index,
     wanted: { definitions: level === 'full', callers: level === 'full' && review.mode === 'deep' },
+    tools: review.mode === 'deep' && code.index !== undefined,
+    toolCalls: [],
     commit: headSha,
     room: (built) => contextLength - countTokens(built.system) - countTokens(built.prompt) - outputReserve - PROMPT_SLACK,
   };
@@ -143,7 +146,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   );
   const contextSummary: ReviewContextSummary = {
     ...parts.reduce((sum, part) => addStats(sum, part.context), NO_CONTEXT),
-    toolCalls: 0,
+    toolCalls: context.toolCalls.length,
     snapshot: code.index?.snapshot.mode ?? 'none',
   };
   const lastFindings = previousFindings(review);
@@ -167,6 +170,8 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     ...(incremental ? { incrementalSince: review.reviewdSha } : {}),
     configProblems: config.problems,
     context: contextSummary,
+    // Every call deep mode's tools made, refused ones included (decisions.md §11).
+    ...(context.toolCalls.length > 0 ? { toolCalls: context.toolCalls } : {}),
     repositoryConfig: { inlineMinSeverity: config.inlineMinSeverity },
   };
 
@@ -184,6 +189,10 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
 interface ChunkContext {
   index: CodeIndex | undefined;
   wanted: ContextWanted;
+  /** Deep mode with a snapshot: the model may call the code tools. */
+  tools: boolean;
+  /** Every tool call of the review, in the order made. */
+  toolCalls: ToolCallRecord[];
   commit: string;
   /** Tokens a prompt leaves for context within the model's context length and the output reserve. */
   room: (built: BuiltPrompt) => number;
@@ -198,10 +207,15 @@ async function reviewChunk(
   context: ChunkContext,
 ): Promise<ChunkReview & { context: ContextStats }> {
   const blocks = context.index ? await chunkBlocks(log, context, chunk) : [];
-  const bare = buildReviewPrompt({ ...base, chunk, chunkCount });
-  const fitted = blocks.length > 0 ? fitContext(blocks, context.room(bare), context.commit) : { section: null, stats: NO_CONTEXT };
-  const prompt = fitted.section ? buildReviewPrompt({ ...base, chunk, chunkCount, codeContext: fitted.section }) : bare;
-  let review = await askForReview(choice.model, prompt);
+  const bare = buildReviewPrompt({ ...base, chunk, chunkCount, tools: context.tools });
+  const room = context.room(bare);
+  // The tools' answers are kept room for, up to 40% of it: they join the request as it goes on.
+  const toolRoom = context.tools ? Math.min(MAX_TOOL_CALLS * (MAX_TOOL_ANSWER_TOKENS + 100), Math.floor(room * 0.4)) : 0;
+  const fitted = blocks.length > 0 ? fitContext(blocks, room - toolRoom, context.commit) : { section: null, stats: NO_CONTEXT };
+  const prompt = fitted.section ? buildReviewPrompt({ ...base, chunk, chunkCount, codeContext: fitted.section, tools: context.tools }) : bare;
+  const tools = context.tools && context.index ? reviewTools(context.index, chunk.index, room - fitted.stats.tokens, context.toolCalls) : undefined;
+  const withoutTools = tools ? buildReviewPrompt({ ...base, chunk, chunkCount, codeContext: fitted.section }) : undefined;
+  let review = await askForReview(choice.model, prompt, { tools, withoutTools });
   if (base.mode === 'deep' && review.comments.length > 0) {
     // A second look: the model re-checks each finding against the code and drops what it rejects.
     // The first pass is paid for: a verification that fails keeps its findings, marked unverified.
