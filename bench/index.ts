@@ -1,6 +1,7 @@
 import { authSessionBench } from './scenarios/auth-session.js';
 import { chatBench } from './scenarios/chat.js';
 import { codeContextBench } from './scenarios/code-context.js';
+import { codeContextCoverageBench } from './scenarios/code-context-coverage.js';
 import { codeSnapshotBench } from './scenarios/code-snapshot.js';
 import { listsBench } from './scenarios/lists.js';
 import { publishingBench } from './scenarios/publishing.js';
@@ -32,6 +33,7 @@ const scenarios: Record<string, (backends: Backend[]) => Promise<void>> = {
   'review-tokenizer': reviewTokenizerBench,
   'code-snapshot': codeSnapshotBench,
   'code-context': codeContextBench,
+  'code-context-coverage': codeContextCoverageBench,
   'review-pipeline': perBackend(reviewPipelineBench),
   webhook: perBackend((backend) => webhookBench(backend, duration)),
   lists: perBackend((backend) => listsBench(backend, duration)),

@@ -146,4 +146,22 @@ describe('files the reviewer cannot parse, and budgets', () => {
     // No room at all: nothing, not a part of a block.
     expect(fitContext(blocks, 40, null)).toEqual({ section: null, stats: { scopes: 0, definitions: 0, callers: 0, tokens: 0 } });
   });
+
+  it('scopes share their part like water: a short scope takes what it needs, a long one the rest', () => {
+    const block = (path: string, lines: number): ContextBlock => ({
+      kind: 'scope',
+      path,
+      startLine: 1,
+      endLine: lines,
+      label: 'enclosing function f',
+      variants: [Array.from({ length: lines }, (_, line) => `${line + 1}     value_${line} = compute(value_${line - 1})\n`).join(''), `1 def f():\n… lines 2-${lines} not shown …\n`],
+    });
+    const short = block('short.py', 5);
+    const long = block('long.py', 60);
+    const fitted = fitContext([long, short], 1_400, null);
+    // An equal split (700 each) would have elided the long scope.
+    expect(fitted.section).toContain('60     value_59');
+    expect(fitted.section).toContain('5     value_4');
+    expect(countTokens(fitted.section!)).toBeLessThanOrEqual(1_400);
+  });
 });

@@ -17,12 +17,12 @@ export interface FittedContext {
   stats: ContextStats;
 }
 
-/** Enclosing scopes together take at most this share of the room while definitions wait behind them. */
+/** Enclosing scopes together take at most this share of the room while definitions or callers wait behind them. */
 const SCOPES_SHARE = 0.6;
 
 /**
  * The blocks that fit in `room` tokens, in their order of priority (scopes, definitions, callers).
- * Each scope may take its share of the scopes' part: its fullest rendering within that share, else
+ * Each scope may take its share of the scopes' part (`scopeCaps`): its fullest rendering within that share, else
  * the next more elided one; a block none of whose renderings fits is dropped whole, and the ones after
  * it still get their chance. The section's own heading is counted, so the result never exceeds `room`.
  */
@@ -31,13 +31,11 @@ export function fitContext(blocks: readonly ContextBlock[], room: number, commit
   let left = room - countTokensUpTo(heading, room);
   const stats = { ...NO_CONTEXT };
   if (left <= 0 || blocks.length === 0) return { section: null, stats };
-  const scopeCount = blocks.filter((block) => block.kind === 'scope').length;
-  const hasMore = scopeCount < blocks.length;
-  const scopeShare = hasMore ? Math.floor((left * SCOPES_SHARE) / Math.max(1, scopeCount)) : Math.floor(left / Math.max(1, scopeCount));
+  const caps = scopeCaps(blocks, hasOtherBlocks(blocks) ? Math.floor(left * SCOPES_SHARE) : left);
   const shown: string[] = [];
   let used = 0;
-  for (const block of blocks) {
-    const cap = block.kind === 'scope' ? Math.min(left, Math.max(scopeShare, 0)) : left;
+  for (const [position, block] of blocks.entries()) {
+    const cap = Math.min(left, caps.get(position) ?? left);
     for (const variant of block.variants) {
       const text = renderBlock(block, variant);
       const tokens = countTokensUpTo(text, cap);
@@ -51,6 +49,28 @@ export function fitContext(blocks: readonly ContextBlock[], room: number, commit
   }
   if (shown.length === 0) return { section: null, stats };
   return { section: `${heading}${shown.join('')}`, stats: { ...stats, tokens: used + countTokensUpTo(heading, room) } };
+}
+
+const hasOtherBlocks = (blocks: readonly ContextBlock[]) => blocks.some((block) => block.kind !== 'scope');
+
+/**
+ * Each scope's share of the scopes' part, filled like water: the smallest scopes take what they need
+ * and leave the rest to the larger ones, instead of every scope getting an equal slice that a short
+ * function does not use and a long one cannot fit in.
+ */
+function scopeCaps(blocks: readonly ContextBlock[], total: number): Map<number, number> {
+  const scopes = [...blocks.entries()]
+    .filter(([, block]) => block.kind === 'scope')
+    .map(([position, block]) => ({ position, need: countTokensUpTo(renderBlock(block, block.variants[0] ?? ''), total) }))
+    .sort((a, b) => a.need - b.need);
+  const caps = new Map<number, number>();
+  let remaining = total;
+  scopes.forEach((scope, index) => {
+    const cap = Math.max(0, Math.min(scope.need, Math.floor(remaining / (scopes.length - index))));
+    caps.set(scope.position, cap);
+    remaining -= cap;
+  });
+  return caps;
 }
 
 const STAT_OF: Record<ContextBlockKind, 'scopes' | 'definitions' | 'callers'> = { scope: 'scopes', definition: 'definitions', caller: 'callers' };

@@ -8,6 +8,13 @@ import { countTokens, countTokensUpTo } from '../prepare/tokens.js';
 /** decisions.md §11: deep mode's calls per chunk at most, and the tokens one answer may take. */
 export const MAX_TOOL_CALLS = 8;
 export const MAX_TOOL_ANSWER_TOKENS = 1_000;
+/** The tools' answers are kept this share of a prompt's room, at most what 8 full answers take; the code context gets the rest. */
+const TOOL_ROOM_SHARE = 0.25;
+
+export function toolRoomOf(room: number): number {
+  return Math.min(MAX_TOOL_CALLS * (MAX_TOOL_ANSWER_TOKENS + 100), Math.floor(room * TOOL_ROOM_SHARE));
+}
+
 /** Per call, besides its answer: the call itself and the message framing. */
 const CALL_OVERHEAD_TOKENS = 80;
 

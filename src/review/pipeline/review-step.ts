@@ -32,7 +32,7 @@ import type { SnapshotSource } from '../../code-context/snapshot/snapshot-source
 import type { ContextLevel } from '../../repository-config/repository-config-schema.js';
 import { addStats, fitContext, NO_CONTEXT, type ContextStats } from '../ask/context-section.js';
 import { changedLinesOf } from '../prepare/chunk-lines.js';
-import { MAX_TOOL_ANSWER_TOKENS, MAX_TOOL_CALLS, reviewTools, type ToolCallRecord } from '../ask/review-tools.js';
+import { reviewTools, toolRoomOf, type ToolCallRecord } from '../ask/review-tools.js';
 import { askForReview, askForVerification } from '../ask/model-review.js';
 import { reviewCompletedEmail } from './review-email.js';
 import { reviewOverview } from './review-overview.js';
@@ -209,8 +209,8 @@ async function reviewChunk(
   const blocks = context.index ? await chunkBlocks(log, context, chunk) : [];
   const bare = buildReviewPrompt({ ...base, chunk, chunkCount, tools: context.tools });
   const room = context.room(bare);
-  // The tools' answers are kept room for, up to 40% of it: they join the request as it goes on.
-  const toolRoom = context.tools ? Math.min(MAX_TOOL_CALLS * (MAX_TOOL_ANSWER_TOKENS + 100), Math.floor(room * 0.4)) : 0;
+  // The tools' answers join the request as it goes on: room is kept for them.
+  const toolRoom = context.tools ? toolRoomOf(room) : 0;
   const fitted = blocks.length > 0 ? fitContext(blocks, room - toolRoom, context.commit) : { section: null, stats: NO_CONTEXT };
   const prompt = fitted.section ? buildReviewPrompt({ ...base, chunk, chunkCount, codeContext: fitted.section, tools: context.tools }) : bare;
   const tools = context.tools && context.index ? reviewTools(context.index, chunk.index, room - fitted.stats.tokens, context.toolCalls) : undefined;
