@@ -135,6 +135,7 @@ async function measureCommit(repo: string, commit: string, tallies: Record<Mode,
             const hit = covers(shown, file.path, scope.startLine, scope.endLine);
             tally.scoped++;
             if (hit) tally.scopedHit++;
+            else if (process.env.CODE_CONTEXT_DEBUG && mode === 'focused') console.log('miss', commit.slice(0, 8), file.path, line, scope.name || '(anonymous)', `${scope.startLine}-${scope.endLine}`, blocks.filter((b) => b.path === file.path).map((b) => `${b.label} ${b.startLine}-${b.endLine}`).join('; '), 'room', room);
             if (covers(diffOnly, file.path, scope.startLine, scope.endLine)) tally.baseScopedHit++;
             if (old && definitionsNamed(old, scope.name).length > 0) {
               tally.existing++;
@@ -172,7 +173,8 @@ async function measureCommit(repo: string, commit: string, tallies: Record<Mode,
  * Reports, per mode: changed lines inside a function of at most 120 lines whose whole function is in
  * the prompt (all, and only functions that existed before), calls on changed lines to a function
  * defined once elsewhere in the repository whose definition line is in the prompt, and the median
- * prompt tokens per changed line; `base` is the same with the diff alone.
+ * prompt tokens per changed line; `base` is the same with the diff alone. `CODE_CONTEXT_DEBUG=1` lists
+ * the focused misses.
  */
 export async function codeContextCoverageBench() {
   const repos = (process.env.CODE_CONTEXT_REPOS ?? '').split(',').filter(Boolean);

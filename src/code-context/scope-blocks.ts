@@ -1,5 +1,5 @@
 import { distinctVariants, lineRange, renderLines, type ContextBlock } from './context-block.js';
-import { enclosingScope } from './find-symbols.js';
+import { enclosingSymbols } from './find-symbols.js';
 import type { CodeSymbol, FileOutline } from './outline-types.js';
 
 /** Scope renderings keep this many lines around each changed line, widest first; 0: the changed lines alone. */
@@ -8,6 +8,8 @@ const ELISION_WINDOWS = [12, 4, 0];
 const MAX_WHOLE_SCOPE_LINES = 400;
 /** Files without a grammar: the diff's own context widened by whole lines, widest first. */
 const FALLBACK_WINDOWS = [40, 20, 8];
+/** A named scope this long gives way to a nameless function inside it. */
+const LONG_NAMED_SCOPE_LINES = 150;
 /** A nested block's header is kept in an elided scope when it is this short (a signature, not a body). */
 const MAX_NESTED_HEADER_LINES = 4;
 
@@ -20,7 +22,7 @@ const MAX_NESTED_HEADER_LINES = 4;
 export function scopeBlocks(path: string, lines: readonly string[], outline: FileOutline, changed: readonly number[]): ContextBlock[] {
   const byScope = new Map<CodeSymbol, number[]>();
   for (const line of changed) {
-    const scope = enclosingScope(outline, line, line);
+    const scope = scopeOf(outline, line);
     if (!scope) continue;
     const list = byScope.get(scope);
     if (list) list.push(line);
@@ -45,11 +47,24 @@ export function scopeBlocks(path: string, lines: readonly string[], outline: Fil
       path,
       startLine: start,
       endLine: scope.endLine,
-      label: `enclosing ${kind} ${scope.container ? `${scope.container}.` : ''}${scope.name}`,
+      label: scope.name ? `enclosing ${kind} ${scope.container ? `${scope.container}.` : ''}${scope.name}` : `enclosing ${kind} (anonymous)`,
       variants: distinctVariants([whole, ...elided]),
     });
   }
   return blocks;
+}
+
+/**
+ * The innermost named function, method or class around the line; when that is long (a test file's
+ * `describe`, a module wrapper) or there is none, the innermost function at all, callbacks included
+ * (`it('…', function () {…})`), which a reader would take as the scope.
+ */
+function scopeOf(outline: FileOutline, line: number): CodeSymbol | undefined {
+  const around = enclosingSymbols(outline, line, line);
+  const named = around.find((symbol) => symbol.name !== '');
+  const innermost = around[0];
+  if (named && (named === innermost || named.endLine - named.startLine < LONG_NAMED_SCOPE_LINES)) return named;
+  return innermost ?? named;
 }
 
 /**

@@ -51,6 +51,15 @@ describe('the enclosing scope of a change, on real files of each language', () =
   });
 });
 
+describe('the scope of a change inside callbacks', () => {
+  it('a test inside a long describe: the `it` callback, not the 200-line wrapper', async () => {
+    const filler = Array.from({ length: 190 }, (_, line) => `  it('case ${line}', function () { assert(${line}) })`);
+    const source = ["describe('router', function () {", ...filler, "  it('matches', function () {", '    var app = express()', '    assert(app)', '  })', '})', ''].join('\n');
+    const blocks = await gatherChunkContext(snapshotOf({ 'test/router.js': source }), [{ path: 'test/router.js', lines: [193] }], FULL);
+    expect(labels(blocks)).toEqual(['scope test/router.js:192-195 enclosing function (anonymous)']);
+  });
+});
+
 describe('definitions of what the changed lines use', () => {
   it('Python: through a relative import, with the docstring and short body; a name defined nowhere is skipped', async () => {
     const index = snapshotOf({
