@@ -150,6 +150,7 @@ async function measureCommit(repo: string, commit: string, tallies: Record<Mode,
             if (elsewhere.length !== 1) continue;
             const { path, symbol } = elsewhere[0]!;
             tally.called++;
+            if (process.env.CODE_CONTEXT_DEBUG && mode === 'focused') console.log('call', commit.slice(0, 8), file.path, name, path, symbol.startLine);
             if (covers(shown, path, symbol.startLine, symbol.startLine)) tally.calledHit++;
             if (covers(diffOnly, path, symbol.startLine, symbol.startLine)) tally.baseCalledHit++;
           }
