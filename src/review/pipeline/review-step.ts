@@ -48,6 +48,9 @@ export const CHUNK_CONCURRENCY = 3;
  * smaller than its budget leaves the rest to the context too.
  */
 const CONTEXT_SHARE: Record<Review['mode'], number> = { quick: 0, focused: 0.2, deep: 0.3 };
+/** The share is kept only for a diff of at most this many full chunks (estimated at 4 bytes a token). */
+const RESERVED_UP_TO_CHUNKS = 4;
+const BYTES_PER_TOKEN = 4;
 
 export interface ReviewStepDeps {
   reviews: ReviewRepository;
@@ -123,8 +126,12 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
       if (budget < MIN_TOKEN_BUDGET) {
         throw new UnrecoverableJobError(`The model ${choice.modelId} has a context of ${contextLength} tokens: too small to review this pull request; choose a larger model`);
       }
-      // The code context gives way to the diff on a small model: the diff is never left out.
-      return Math.max(MIN_TOKEN_BUDGET, budget - contextReserve);
+      // The code context gives way to the diff on a small model (the diff is never left out), and on
+      // a large pull request: its chunks are full of diff anyway, and keeping room in each would
+      // multiply its model calls (a 2,000-file pull request: 1.5 times as many).
+      const diffTokens = reviewable.reduce((sum, file) => sum + (file.diffBytes ?? (file.additions + file.deletions) * 40), 0) / BYTES_PER_TOKEN;
+      const reserve = diffTokens <= budget * RESERVED_UP_TO_CHUNKS ? contextReserve : 0;
+      return Math.max(MIN_TOKEN_BUDGET, budget - reserve);
     },
   });
   const reviewablePaths = reviewable.map((file) => file.path);
