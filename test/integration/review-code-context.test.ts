@@ -224,3 +224,31 @@ describe('the code around the change in the prompt (decisions.md §11)', () => {
     for (const outside of [join(snapshots, 'escaped.py'), join(dataDir, 'escaped.py'), join(dataDir, '..', 'escaped.py')]) expect(existsSync(outside)).toBe(false);
   });
 });
+
+describe('a repository over REVIEW_SNAPSHOT_MAX_BYTES', () => {
+  let world: ReviewWorld;
+  let fixture: ReturnType<typeof createGitFixture>;
+  beforeAll(async () => {
+    world = await reviewWorld({ PLATFORM_MODELS: JSON.stringify(PLATFORM_MODELS), REVIEW_SNAPSHOT_MAX_BYTES: '600' });
+    world.model.reply(scriptedReviewer([]));
+    fixture = createGitFixture([{ ...BEFORE, 'docs/big.txt': 'x'.repeat(5_000) }, AFTER]);
+  });
+  afterAll(async () => {
+    await world.close();
+    rmSync(fixture.dir, { recursive: true, force: true });
+  });
+
+  it('reads the changed files and what they import one by one, never the tarball, and still shows scope and definition', async () => {
+    const author = await signInWithGitHub(world.t.app, world.github);
+    world.github.code.serveRepository('shop/large', fixture.dir);
+    const diff = execFileSync('git', ['diff', fixture.shas[0]!, fixture.shas[1]!], { cwd: fixture.dir, encoding: 'utf8' });
+    const payload = await deliverPullRequest(world, author, diff, { repository: { id: 9_900, full_name: 'shop/large' }, headSha: fixture.shas[1]!, baseSha: fixture.shas[0]! });
+    const review = await settledReview(world.t.app, author.cookie, payload.pull_request.id);
+    expect(review).toMatchObject({ reviewStatus: 'completed', failureReason: null });
+    expect(review.context).toMatchObject({ scopes: 1, definitions: 1, snapshot: 'files' });
+    const paths = world.github.requests.map((request) => request.path);
+    expect(paths.some((path) => path.includes('/tarball/'))).toBe(false);
+    expect(paths).toContain('/repos/shop/large/contents/shop/pricing.py');
+    expect(paths.some((path) => path.endsWith('/contents/docs/big.txt'))).toBe(false);
+  });
+});
