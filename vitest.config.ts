@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 const withServers = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
@@ -23,8 +24,17 @@ const projects: TestProjectInlineConfiguration[] = [
 ];
 if (withServers) projects.push({ extends: true, test: { name: 'servers', include: ['test/integration/**/*.test.ts'] } });
 
+/**
+ * Most test files spend their time waiting: on PostgreSQL and Redis in other processes, on child
+ * processes, on fake HTTP servers. Vitest's default (one worker less than the cores) leaves a
+ * 2-core machine with a single worker and most of its CPU idle, so run one more worker than cores.
+ * The cap keeps the databases' connection counts well under PostgreSQL's default 100.
+ */
+const workers = Math.min(Math.max(availableParallelism() + 1, 3), 8);
+
 export default defineConfig({
   test: {
+    maxWorkers: workers,
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,4 +1,10 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { FakeOpenAIChat } from '../../test/fakes/fake-openai-chat.js';
 import { githubUser, signInWithGitHubOverHttp } from '../../test/helpers/github-login.js';
@@ -10,6 +16,10 @@ import { DeliveryStream } from '../lib/delivery-stream.js';
 import { load } from '../lib/http-load.js';
 import { BENCH_WEBHOOK_SECRET, startService, type ServiceProcess } from '../lib/service-process.js';
 import { chatFirstContent } from '../scenarios/chat.js';
+
+const run = promisify(execFile);
+const PREPARE_CPU_MAIN = fileURLToPath(new URL('prepare-cpu-main.ts', import.meta.url));
+const LOOP_DELAY_PRELOAD = fileURLToPath(new URL('../lib/loop-delay-preload.js', import.meta.url));
 
 /** The figures of one run of a scenario on one side, by name. */
 export type Figures = Record<string, number>;
@@ -33,14 +43,14 @@ const INSTANT_MODEL = { PLATFORM_MODELS: JSON.stringify([{ id: 'instant', name: 
  * author signed in. Only variables and routes both revisions know are used: the scenarios drive
  * the service over HTTP and read its database with plain SQL on tables both have.
  */
-async function pipelineService(context: CompareContext, defer: (cleanup: () => Promise<unknown>) => void, env: Record<string, string> = {}) {
+async function pipelineService(context: CompareContext, defer: (cleanup: () => Promise<unknown>) => void, env: Record<string, string> = {}, nodeArgs: string[] = []) {
   const { github, env: githubEnv } = await fakeGitHub();
   defer(() => github.stop());
   github.setDiff(REPOSITORY, PR_NUMBER, SAMPLE_DIFF);
   const model = await new FakeOpenAIChat().start();
   defer(() => model.stop());
   model.reply(() => ({ text: reviewAnswer(SAMPLE_FINDINGS) }));
-  const service = await startService('servers', { ...githubEnv, PLATFORM_AI_BASE_URL: model.url, ...INSTANT_MODEL, ...env }, { root: context.root });
+  const service = await startService('servers', { ...githubEnv, PLATFORM_AI_BASE_URL: model.url, ...INSTANT_MODEL, ...env }, { root: context.root, nodeArgs });
   defer(() => service.cleanup());
   const { cookie } = await signInWithGitHubOverHttp(service.url, github, githubUser({ id: AUTHOR_ID, login: 'Codertocat' }));
   const database = new pg.Client({ connectionString: service.databaseUrl });
@@ -144,9 +154,12 @@ async function webhookRate(context: CompareContext): Promise<Figures> {
  */
 async function webhookPaced(context: CompareContext): Promise<Figures> {
   return withCleanup(async (defer) => {
-    const { service } = await pipelineService(context, defer);
+    const delayFile = join(await mkdtemp(join(tmpdir(), 'bench-loop-')), 'delay.json');
+    defer(() => rm(dirname(delayFile), { recursive: true, force: true }));
+    const { service } = await pipelineService(context, defer, { BENCH_LOOP_DELAY_FILE: delayFile }, ['--import', LOOP_DELAY_PRELOAD]);
     const reviews = new DeliveryStream(BENCH_WEBHOOK_SECRET, AUTHOR_ID);
     const edits = new DeliveryStream(BENCH_WEBHOOK_SECRET, AUTHOR_ID, { action: 'edited' }, 820_000_000_000);
+    await loopDelay(service.pid, delayFile);
     await post(service, reviews, REVIEWS);
     const result = await load({
       url: `${service.url}/webhook`,
@@ -156,8 +169,24 @@ async function webhookPaced(context: CompareContext): Promise<Figures> {
       duration: context.duration,
       requests: [{ setupRequest: (request) => ({ ...request, ...edits.next() }) }],
     });
-    return { 'p50 ms': result.p50Ms, 'p99 ms': result.p99Ms, non2xx: result.non2xx };
+    const delay = await loopDelay(service.pid, delayFile);
+    return { 'p50 ms': result.p50Ms, 'p99 ms': result.p99Ms, non2xx: result.non2xx, 'loop delay p99 ms': delay.p99Ms, 'loop delay max ms': delay.maxMs };
   });
+}
+
+/**
+ * The service's event-loop delay since the last call (see loop-delay-preload.js): a figure of the
+ * service alone, which the load generator's own delays on a shared machine do not enter.
+ */
+async function loopDelay(pid: number, file: string): Promise<{ p99Ms: number; maxMs: number }> {
+  await rm(file, { force: true });
+  process.kill(pid, 'SIGUSR2');
+  for (let waited = 0; waited < 10_000; waited += 50) {
+    const text = await readFile(file, 'utf8').catch(() => undefined);
+    if (text !== undefined && text.endsWith('}')) return JSON.parse(text) as { p99Ms: number; maxMs: number };
+    await sleep(50);
+  }
+  throw new Error('the service did not report its event-loop delay');
 }
 
 const LIST_ROWS = 5_000;
@@ -179,6 +208,13 @@ async function chat(context: CompareContext): Promise<Figures> {
   return { 'added ms p50': result.p50, 'added ms p99': result.p99 };
 }
 
+/** Review preparation's CPU for a 40 KB diff in a warm process, in a process of the side's tree (no service). */
+async function reviewPrepare(context: CompareContext): Promise<Figures> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', PREPARE_CPU_MAIN, '400'], { cwd: context.root });
+  const { medianMs, p10Ms } = JSON.parse(stdout) as { medianMs: number; p10Ms: number };
+  return { 'CPU ms median': medianMs, 'CPU ms p10': p10Ms };
+}
+
 export const COMPARE_SCENARIOS: Record<string, (context: CompareContext) => Promise<Figures>> = {
   drain,
   'drain-after-drafts': drainAfterDrafts,
@@ -186,4 +222,5 @@ export const COMPARE_SCENARIOS: Record<string, (context: CompareContext) => Prom
   'webhook-paced': webhookPaced,
   lists,
   chat,
+  'review-prepare': reviewPrepare,
 };

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import { createTestDatabase, deleteRedisPrefix, uniqueName } from '../../test/helpers/backends.js';
 import { startServer, type ServerProcess } from '../../test/helpers/server-process.js';
@@ -24,6 +25,8 @@ const cpuProfileArgs = () => (process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--
 
 export interface ServiceProcess {
   url: string;
+  /** Where the process writes its memory samples (`sampleMemory`; see memory-sampler.js). */
+  memorySamplesFile: string;
   /** The servers run's PostgreSQL database (undefined embedded). */
   databaseUrl: string | undefined;
   dataDir: string;
@@ -44,11 +47,13 @@ export interface ServiceProcess {
 export async function startService(
   backend: Backend,
   env: Record<string, string> = {},
-  { createDatabase = false, root }: { createDatabase?: boolean; root?: string } = {},
+  { createDatabase = false, root, sampleMemory = false, nodeArgs = [] }: { createDatabase?: boolean; root?: string; sampleMemory?: boolean; nodeArgs?: string[] } = {},
 ): Promise<ServiceProcess> {
   const servers = backend === 'servers' ? benchServerUrls() : undefined;
   const redisKeyPrefix = `${uniqueName('bench')}:`;
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-'));
+  const memorySamplesFile = join(dataDir, 'memory.jsonl');
+  const samplerArgs = sampleMemory ? ['--import', fileURLToPath(new URL('./memory-sampler.js', import.meta.url))] : [];
   let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
   let server: ServerProcess | undefined;
   const stop = async () => {
@@ -71,10 +76,11 @@ export async function startService(
         DATA_DIR: dataDir,
         AUTH_RATE_LIMIT_PER_MIN: '1000000',
         ...(servers === undefined ? {} : { DATABASE_URL: database!.url, REDIS_URL: servers.redisUrl, REDIS_KEY_PREFIX: redisKeyPrefix }),
+        ...(sampleMemory ? { BENCH_MEMORY_SAMPLES: memorySamplesFile } : {}),
         ...env,
       },
       // A first start compiles the sources (tsx) and migrates: on a loaded machine that outlasts 30 s.
-      { logFile: join(dataDir, 'server.log'), nodeArgs: cpuProfileArgs(), root, timeoutMs: 180_000 },
+      { logFile: join(dataDir, 'server.log'), nodeArgs: [...nodeArgs, ...cpuProfileArgs(), ...samplerArgs], root, timeoutMs: 180_000 },
     );
     return server.url!;
   };
@@ -92,6 +98,7 @@ export async function startService(
 
   return {
     url: server!.url!,
+    memorySamplesFile,
     databaseUrl: database?.url,
     dataDir,
     // A getter: a restart starts a new process.

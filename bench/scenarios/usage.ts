@@ -1,9 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DatabaseHandle } from '../../src/db/database.js';
-import { UsageHistoryRepository, type DayRange } from '../../src/repositories/usage-history-repository.js';
+import { UsageHistoryRepository, type DayRange, type UsageGroup } from '../../src/repositories/usage-history-repository.js';
 import { signUp } from '../lib/accounts.js';
 import { load } from '../lib/http-load.js';
-import { processMemory } from '../lib/process-memory.js';
+import { memoryGrowth, memorySamples } from '../lib/memory-samples.js';
+import { processCpuSeconds } from '../lib/process-memory.js';
 import { report } from '../lib/report.js';
 import { startService, type Backend } from '../lib/service-process.js';
 
@@ -14,6 +15,19 @@ const rows = (backend: Backend) => (backend === 'servers' ? Number(process.env.B
 const CONNECTIONS = 8;
 const DAY_MS = 86_400_000;
 const dayText = (time: number) => new Date(time).toISOString().slice(0, 10);
+/** Runs of each statement whose median execution time is reported. */
+const DATABASE_RUNS = 20;
+
+/** The median of EXPLAIN ANALYZE's execution time over a few runs (TIMING OFF: no per-node clock). */
+async function databaseMs(database: DatabaseHandle, query: SQL | { getSQL(): SQL }): Promise<number> {
+  const times: number[] = [];
+  for (let run = 0; run < DATABASE_RUNS; run++) {
+    const plan = await queryRows<{ 'QUERY PLAN': string }>(database.db, sql`explain (analyze, timing off, costs off) ${query}`);
+    const line = plan.map((row) => row['QUERY PLAN']).find((text) => text.startsWith('Execution Time'));
+    times.push(Number(/([\d.]+) ms/.exec(line ?? '')?.[1] ?? Number.NaN));
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+}
 
 /**
  * A year of one user's calls, spread evenly: 5 models, 4 kinds, 20 repositories and chats without
@@ -43,7 +57,7 @@ async function seedUsage(database: DatabaseHandle, userId: string, count: number
  */
 export async function usageBench(backend: Backend, durationSeconds: number) {
   const count = rows(backend);
-  const service = await startService(backend, {}, { createDatabase: true });
+  const service = await startService(backend, {}, { createDatabase: true, sampleMemory: true });
   try {
     const cookie = await signUp(service.url, service.dataDir);
     const session = (await (await fetch(`${service.url}/auth/session`, { headers: { cookie } })).json()) as { userId: string };
@@ -65,27 +79,30 @@ export async function usageBench(backend: Backend, durationSeconds: number) {
     const month: DayRange = { from: dayText(today - 29 * DAY_MS), to: dayText(today) };
     const year: DayRange = { from: dayText(today - 365 * DAY_MS), to: dayText(today) };
     const range = ({ from, to }: DayRange) => `from=${from}&to=${to}`;
+    const grouped = (range: DayRange, groupBy: UsageGroup, modelId?: string) => (database: DatabaseHandle) => new UsageHistoryRepository(database).historyQuery(userId, { ...range, groupBy, modelId });
     const variants: Array<{ name: string; path: string; query?: (database: DatabaseHandle) => SQL | { getSQL(): SQL } }> = [
       { name: 'control: GET /auth/session', path: '/auth/session' },
-      { name: 'history, default month by day', path: '/usage/history', query: (database) => new UsageHistoryRepository(database.db).groupedQuery(userId, month, 'day') },
-      { name: 'history, year by day', path: `/usage/history?${range(year)}`, query: (database) => new UsageHistoryRepository(database.db).groupedQuery(userId, year, 'day') },
-      { name: 'history, year by week', path: `/usage/history?${range(year)}&groupBy=week` },
-      { name: 'history, year by model', path: `/usage/history?${range(year)}&groupBy=model`, query: (database) => new UsageHistoryRepository(database.db).groupedQuery(userId, year, 'model') },
-      { name: 'history, year by repository', path: `/usage/history?${range(year)}&groupBy=repository` },
-      { name: 'history, year of one model by day', path: `/usage/history?${range(year)}&modelId=model-3` },
+      { name: 'history, default month by day', path: '/usage/history', query: grouped(month, 'day') },
+      { name: 'history, year by day', path: `/usage/history?${range(year)}`, query: grouped(year, 'day') },
+      { name: 'history, year by week', path: `/usage/history?${range(year)}&groupBy=week`, query: grouped(year, 'week') },
+      { name: 'history, year by model', path: `/usage/history?${range(year)}&groupBy=model`, query: grouped(year, 'model') },
+      { name: 'history, year by repository', path: `/usage/history?${range(year)}&groupBy=repository`, query: grouped(year, 'repository') },
+      { name: 'history, year of one model by day', path: `/usage/history?${range(year)}&modelId=model-3`, query: grouped(year, 'day', 'model-3') },
       { name: 'reviews, year', path: `/usage/reviews?${range(year)}` },
     ];
     for (const variant of variants) {
       await fetch(`${url}${variant.path}`, { headers: { cookie } });
+      const cpuBefore = processCpuSeconds(service.pid);
       const result = await load({ url: `${url}${variant.path}`, headers: { cookie }, duration: durationSeconds, connections: CONNECTIONS });
-      report(`${variant.name} [${backend}]`, { 'req/s': result.requestsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms, non2xx: result.non2xx, errors: result.errors });
+      // The service's own CPU per request (the database's is apart, below): what a quiet machine's figures scale with.
+      const cpuMsPerRequest = ((processCpuSeconds(service.pid) - cpuBefore) * 1000) / Math.max(result.requests, 1);
+      report(`${variant.name} [${backend}]`, { 'req/s': result.requestsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms, cpuMsPerRequest, non2xx: result.non2xx, errors: result.errors });
     }
 
-    // The export of the whole year, read as a client would, the service's memory sampled as it streams.
-    const before = processMemory(service.pid).rssMiB;
-    let peak = before;
-    const sampler = setInterval(() => (peak = Math.max(peak, processMemory(service.pid).rssMiB)), 50);
-    const exportStarted = performance.now();
+    // The export of the whole year, read as a client would, the service's memory sampled as it streams
+    // (RSS, and within it V8's heap and the buffers outside it).
+    const exportStarted = Date.now();
+    const cpuBefore = processCpuSeconds(service.pid);
     const response = await fetch(`${url}/usage/export.csv?${range(year)}`, { headers: { cookie } });
     let bytes = 0;
     let lines = 0;
@@ -93,23 +110,25 @@ export async function usageBench(backend: Backend, durationSeconds: number) {
       bytes += chunk.length;
       for (const byte of chunk) if (byte === 10) lines++;
     }
-    clearInterval(sampler);
+    const exportEnded = Date.now();
+    const samples = memorySamples(service.memorySamplesFile, exportStarted - 100, exportEnded);
     report(`export.csv, year [${backend}]`, {
       status: response.status,
       rows: lines - 1,
       MiB: bytes / 1024 / 1024,
-      seconds: (performance.now() - exportStarted) / 1000,
-      rssBeforeMiB: before,
-      rssPeakMiB: peak,
-      rssGrowthMiB: peak - before,
+      seconds: (exportEnded - exportStarted) / 1000,
+      cpuSeconds: processCpuSeconds(service.pid) - cpuBefore,
+      rssBeforeMiB: (samples[0]?.rss ?? 0) / 1024 / 1024,
+      ...memoryGrowth(samples),
     });
 
     await service.inspect(async (database) => {
-      const repository = new UsageHistoryRepository(database.db);
+      const repository = new UsageHistoryRepository(database);
       const plans = [
         ...variants.filter((variant) => variant.query !== undefined).map((variant) => ({ name: variant.name, query: variant.query!(database) })),
-        { name: 'export page, mid-year', query: repository.recordsPageQuery(userId, year, { at: new Date(today - 180 * DAY_MS).toISOString(), id: 0 }) },
+        { name: 'export page, mid-year', query: repository.recordsPageQuery(userId, year, { at: new Date(today - 180 * DAY_MS).toISOString(), id: '0' }) },
       ];
+      for (const { name, query } of plans) report(`database: ${name} [${backend}]`, { medianMs: await databaseMs(database, query) });
       for (const { name, query } of plans) {
         const plan = await queryRows<{ 'QUERY PLAN': string }>(database.db, sql`explain (analyze, costs off) ${query}`);
         console.log(`\n-- ${name} [${backend}]\n${plan.map((row) => row['QUERY PLAN']).join('\n')}`);

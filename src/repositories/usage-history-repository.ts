@@ -1,7 +1,8 @@
-import { and, asc, between, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../db/database.js';
+import { and, asc, eq, gte, lt, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { Database, DatabaseHandle } from '../db/database.js';
 import { isoTime } from '../db/json-page.js';
 import { reviewRuns, usageDaily, usageRecords } from '../db/schema/index.js';
+import { StatementCache } from '../db/statement-cache.js';
 
 export const USAGE_GROUPS = ['day', 'week', 'model', 'repository', 'kind'] as const;
 export type UsageGroup = (typeof USAGE_GROUPS)[number];
@@ -12,11 +13,10 @@ export interface DayRange {
   to: string;
 }
 
-export interface UsageSums {
-  generations: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
+/** What a history is asked for: a range, a grouping and, optionally, one model's calls only. */
+export interface HistoryFilter extends DayRange {
+  groupBy: UsageGroup;
+  modelId?: string;
 }
 
 export interface ReviewRunStats {
@@ -36,49 +36,100 @@ export type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string>;
 
 export const EXPORT_COLUMNS = ['at', 'kind', 'modelId', 'source', 'inputTokens', 'outputTokens', 'costUsd', 'repositoryName', 'pullRequestId', 'durationMs'] as const;
 
-// Keys as decisions.md §14 names them: the Monday of an ISO week is PostgreSQL's `date_trunc('week')`.
-const GROUP_KEYS: Record<UsageGroup, SQL<string>> = {
-  day: sql<string>`to_char(${usageDaily.day}, 'YYYY-MM-DD')`,
-  week: sql<string>`to_char(date_trunc('week', ${usageDaily.day}), 'YYYY-MM-DD')`,
-  model: sql<string>`${usageDaily.modelId}`,
-  repository: sql<string>`coalesce(${usageDaily.repositoryName}, '(none)')`,
-  kind: sql<string>`${usageDaily.kind}`,
+/**
+ * What each grouping sums by. Days and weeks group by the date itself (a week by the date of its
+ * Monday, by date arithmetic) and are written as text once per bucket: formatting every rollup row
+ * before grouping (a date's `to_char` goes through a time zone) was most of a year's query.
+ */
+const GROUPS: Record<UsageGroup, SQL> = {
+  day: sql`${usageDaily.day}`,
+  week: sql`(${usageDaily.day} - (extract(isodow from ${usageDaily.day})::int - 1))`,
+  model: sql`${usageDaily.modelId}`,
+  repository: sql`coalesce(${usageDaily.repositoryName}, '(none)')`,
+  kind: sql`${usageDaily.kind}`,
 };
 
-/** Rows the export reads per query: a page of keyset pagination, so memory stays flat whatever the range. */
-const EXPORT_PAGE = 2000;
+/** Sums as the API writes them: integers, and dollars rounded to the micro-dollar (as `GET /usage`). */
+const sumsJson = (sums: { generations: SQL; inputTokens: SQL; outputTokens: SQL; costUsd: SQL }) =>
+  sql`'generations', coalesce(${sums.generations}, 0), 'inputTokens', coalesce(${sums.inputTokens}, 0), 'outputTokens', coalesce(${sums.outputTokens}, 0), 'costUsd', round(coalesce(${sums.costUsd}, 0), 6)::float8`;
+
+/**
+ * Rows the export reads per query. Small pages keep every row's objects short-lived: a page's rows
+ * live until its last one is written, and rows that outlive two young-generation collections are
+ * moved to the old generation, which is only emptied by a full collection (RSS grew by 100 MiB over
+ * a million rows read 2,000 at a time).
+ */
+const EXPORT_PAGE = 250;
+
+/** A value bound to the statement, or a placeholder for one prepared once per shape. */
+type Bound<T> = T | Placeholder;
+
+/** One call of the export, as the driver returns it: every value already text. */
+type ExportDatabaseRow = ExportRow & { id: string; cursor: string };
 
 /** Reads of a user's usage history. The charts read the daily rollup; only the export reads the records. */
 export class UsageHistoryRepository {
-  constructor(private readonly db: Database) {}
+  private readonly db: Database;
+  // Both reads run as statements prepared once per shape: drizzle's building and row mapping cost
+  // as much as the query for a year's history, and seconds over a million exported rows.
+  private readonly statements: StatementCache;
 
-  /** Sums per group key over the range, only keys with use (the service fills the empty days). */
-  async grouped(userId: string, range: DayRange, groupBy: UsageGroup, modelId?: string): Promise<Array<UsageSums & { key: string }>> {
-    const rows = await this.groupedQuery(userId, range, groupBy, modelId);
-    return rows.map((row) => ({
-      key: row.key,
-      generations: Number(row.generations),
-      inputTokens: Number(row.inputTokens),
-      outputTokens: Number(row.outputTokens),
-      costUsd: Number(row.costUsd),
-    }));
+  constructor(database: DatabaseHandle) {
+    this.db = database.db;
+    this.statements = new StatementCache(database);
   }
 
-  /** The statement behind `grouped` (the benchmark prints its plan). */
-  groupedQuery(userId: string, range: DayRange, groupBy: UsageGroup, modelId?: string) {
-    const key = GROUP_KEYS[groupBy];
+  /**
+   * decisions.md §14's history as the API's JSON, rendered by the database (db/json-page.ts's
+   * reasons): the range's sums per key, every day or week of it present (zeros where unused), and
+   * the total. A year by day is 366 buckets: building, checking and serializing them in the
+   * process cost as much as the query.
+   */
+  async history(userId: string, query: HistoryFilter): Promise<string> {
+    const { groupBy, modelId } = query;
+    const [row] = await this.statements.run<{ json: string }>(
+      `usage_history_${groupBy}${modelId === undefined ? '' : '_model'}`,
+      () => this.historyStatement({ userId: sql.placeholder('userId'), from: sql.placeholder('from'), to: sql.placeholder('to'), modelId: modelId && sql.placeholder('modelId') }, groupBy),
+      { userId, from: query.from, to: query.to, modelId },
+    );
+    return row!.json;
+  }
+
+  /** The statement behind `history`, with the values bound (the benchmark prints its plan). */
+  historyQuery(userId: string, query: HistoryFilter) {
+    return this.historyStatement({ userId, from: query.from, to: query.to, modelId: query.modelId }, query.groupBy);
+  }
+
+  private historyStatement(values: { userId: Bound<string>; from: Bound<string>; to: Bound<string>; modelId?: Bound<string> }, groupBy: UsageGroup) {
+    const by = GROUPS[groupBy];
+    const sums = sql`select ${by} as key, sum(${usageDaily.generations}) as generations, sum(${usageDaily.inputTokens}) as input_tokens,
+        sum(${usageDaily.outputTokens}) as output_tokens, sum(${usageDaily.costUsd}) as cost_usd
+      from ${usageDaily}
+      where ${and(
+        eq(usageDaily.userId, values.userId),
+        sql`${usageDaily.day} between ${values.from}::date and ${values.to}::date`,
+        values.modelId === undefined ? undefined : eq(usageDaily.modelId, values.modelId),
+      )}
+      group by 1`;
+    // Every day, or the Monday of every week the range touches: the zero buckets come from here.
+    const first = groupBy === 'week' ? sql`(${values.from}::date - (extract(isodow from ${values.from}::date)::int - 1))` : sql`${values.from}::date`;
+    const step = groupBy === 'week' ? 7 : 1;
+    const buckets =
+      groupBy === 'day' || groupBy === 'week'
+        ? sql`(select periods.key, to_char(periods.key, 'YYYY-MM-DD') as label, sums.generations, sums.input_tokens, sums.output_tokens, sums.cost_usd
+            from (select ${first} + ${sql.raw(String(step))} * n as key from generate_series(0, (${values.to}::date - ${first}) / ${sql.raw(String(step))}) as n) as periods
+            left join (${sums}) as sums using (key)) as buckets`
+        : sql`(select key, key as label, generations, input_tokens, output_tokens, cost_usd from (${sums}) as sums) as buckets`;
+    const column = (name: string) => sql.raw(`buckets.${name}`);
+    const bucket = sumsJson({ generations: column('generations'), inputTokens: column('input_tokens'), outputTokens: column('output_tokens'), costUsd: column('cost_usd') });
+    const total = sumsJson({ generations: sql`sum(buckets.generations)`, inputTokens: sql`sum(buckets.input_tokens)`, outputTokens: sql`sum(buckets.output_tokens)`, costUsd: sql`sum(buckets.cost_usd)` });
     return this.db
       .select({
-        key,
-        generations: sql<string>`sum(${usageDaily.generations})`,
-        inputTokens: sql<string>`sum(${usageDaily.inputTokens})`,
-        outputTokens: sql<string>`sum(${usageDaily.outputTokens})`,
-        costUsd: sql<string>`sum(${usageDaily.costUsd})`,
+        json: sql<string>`json_build_object('from', ${values.from}::text, 'to', ${values.to}::text, 'groupBy', ${groupBy}::text,
+          'buckets', coalesce(json_agg(json_build_object('key', buckets.label, ${bucket}) order by buckets.key), '[]'),
+          'total', json_build_object(${total}))::text`.as('json'),
       })
-      .from(usageDaily)
-      .where(and(eq(usageDaily.userId, userId), between(usageDaily.day, range.from, range.to), modelId === undefined ? undefined : eq(usageDaily.modelId, modelId)))
-      .groupBy(key)
-      .orderBy(key);
+      .from(buckets);
   }
 
   /** The review runs that finished in the range, counted and their durations ranked. */
@@ -115,43 +166,54 @@ export class UsageHistoryRepository {
   /**
    * The records of the range, oldest first, a page at a time: each page continues after the last
    * row of the one before (at, id) on the index, so no page is held longer than it is written.
+   * The rows are the driver's own objects (values as text), with the cursor columns besides.
    */
   async *records(userId: string, range: DayRange): AsyncGenerator<ExportRow[]> {
+    const values = { userId, ...instants(range) };
     let after: ExportCursor | undefined;
     for (;;) {
-      const page = await this.recordsPageQuery(userId, range, after);
-      if (page.length > 0) yield page.map(({ id: _id, cursor: _cursor, ...row }) => row);
+      const page = await this.statements.run<ExportDatabaseRow>(
+        after === undefined ? 'usage_export' : 'usage_export_after',
+        () => this.recordsStatement({ userId: sql.placeholder('userId'), start: sql.placeholder('start'), end: sql.placeholder('end') }, after && { at: sql.placeholder('afterAt'), id: sql.placeholder('afterId') }),
+        { ...values, afterAt: after?.at, afterId: after?.id },
+      );
+      if (page.length > 0) yield page;
       if (page.length < EXPORT_PAGE) return;
       const last = page.at(-1)!;
       after = { at: last.cursor, id: last.id };
     }
   }
 
-  /** One page of the export, after `after` (the benchmark prints its plan). */
+  /** One page of the export, after `after`, with the values bound (the benchmark prints its plan). */
   recordsPageQuery(userId: string, range: DayRange, after: ExportCursor | undefined) {
+    return this.recordsStatement({ userId, ...instants(range) }, after);
+  }
+
+  private recordsStatement(values: { userId: Bound<string>; start: Bound<string>; end: Bound<string> }, after: { at: Bound<string>; id: Bound<string> } | undefined) {
     return this.db
       .select({
-        id: usageRecords.id,
-        cursor: sql<string>`${usageRecords.at}::text`,
-        at: isoTime(usageRecords.at),
-        kind: usageRecords.kind,
-        modelId: usageRecords.modelId,
-        source: usageRecords.source,
-        inputTokens: sql<string>`${usageRecords.inputTokens}::text`,
-        outputTokens: sql<string>`${usageRecords.outputTokens}::text`,
-        costUsd: sql<string>`trim_scale(${usageRecords.costUsd})::text`,
-        repositoryName: sql<string>`coalesce(${usageRecords.repositoryName}, '')`,
-        pullRequestId: sql<string>`coalesce(${usageRecords.pullRequestId}::text, '')`,
-        durationMs: sql<string>`${usageRecords.durationMs}::text`,
+        // Named (the driver's rows are by column name) and all text, as the CSV writes them.
+        id: sql<string>`${usageRecords.id}::text`.as('id'),
+        cursor: sql<string>`${usageRecords.at}::text`.as('cursor'),
+        at: isoTime(usageRecords.at).as('at'),
+        kind: sql<string>`${usageRecords.kind}`.as('kind'),
+        modelId: sql<string>`${usageRecords.modelId}`.as('modelId'),
+        source: sql<string>`${usageRecords.source}`.as('source'),
+        inputTokens: sql<string>`${usageRecords.inputTokens}::text`.as('inputTokens'),
+        outputTokens: sql<string>`${usageRecords.outputTokens}::text`.as('outputTokens'),
+        costUsd: sql<string>`trim_scale(${usageRecords.costUsd})::text`.as('costUsd'),
+        repositoryName: sql<string>`coalesce(${usageRecords.repositoryName}, '')`.as('repositoryName'),
+        pullRequestId: sql<string>`coalesce(${usageRecords.pullRequestId}::text, '')`.as('pullRequestId'),
+        durationMs: sql<string>`${usageRecords.durationMs}::text`.as('durationMs'),
       })
       .from(usageRecords)
       .where(
         and(
-          eq(usageRecords.userId, userId),
-          gte(usageRecords.at, startOf(range.from)),
-          lt(usageRecords.at, endOf(range.to)),
+          eq(usageRecords.userId, values.userId),
+          sql`${usageRecords.at} >= ${values.start}::timestamptz`,
+          sql`${usageRecords.at} < ${values.end}::timestamptz`,
           // A row comparison: one index range, where an OR of the two conditions may not be.
-          after === undefined ? undefined : sql`(${usageRecords.at}, ${usageRecords.id}) > (${after.at}::timestamptz, ${after.id})`,
+          after === undefined ? undefined : sql`(${usageRecords.at}, ${usageRecords.id}) > (${after.at}::timestamptz, ${after.id}::bigint)`,
         ),
       )
       .orderBy(asc(usageRecords.at), asc(usageRecords.id))
@@ -162,9 +224,11 @@ export class UsageHistoryRepository {
 /** Where the last page ended: its last row's timestamp (as PostgreSQL wrote it) and id. */
 interface ExportCursor {
   at: string;
-  id: number;
+  id: string;
 }
 
 const startOf = (day: string) => new Date(`${day}T00:00:00.000Z`);
 /** The first instant after the day: ranges include their last day. */
 const endOf = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000);
+/** The instants bounding the range's records, as a statement's parameters. */
+const instants = (range: DayRange) => ({ start: startOf(range.from).toISOString(), end: endOf(range.to).toISOString() });

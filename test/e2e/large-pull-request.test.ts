@@ -26,7 +26,7 @@ describe('a 2,000-file, 200,000-line pull request against a 32k-context model', 
     const expected = prepareReview(diff, { tokenBudget: 10_000 });
     const author = await signInWithGitHub(world.t.app, world.github);
     const payload = await deliverPullRequest(world, author, diff);
-    const review = await settledReview(world.t.app, author.cookie, payload.pull_request.id, { timeoutMs: 120_000 });
+    const review = await settledReview(world.t.app, author.cookie, payload.pull_request.id, { timeoutMs: 240_000 });
 
     expect(review.reviewStatus).toBe('completed');
     expect(review.coverage).toEqual(expected.coverage);
@@ -44,5 +44,5 @@ describe('a 2,000-file, 200,000-line pull request against a 32k-context model', 
     }
     expect([...reviewed].sort()).toEqual(expected.reviewable.map((file) => file.path).sort());
     expect(review.reviewRawJSON!.summary.overview).toMatch(new RegExp(`reviewed in ${calls.length} parts`));
-  }, 180_000);
+  }, 300_000);
 });

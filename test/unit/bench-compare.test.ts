@@ -1,6 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseCompareArgs } from '../../bench/compare/compare-args.js';
 import { figureRatio, median, ratioTable } from '../../bench/compare/ratios.js';
+import { unrunnable } from '../../bench/compare/revision-tree.js';
 
 const KNOWN = ['drain', 'drain-after-drafts', 'chat'];
 
@@ -43,3 +48,47 @@ describe('bench:compare ratios', () => {
     expect(table).toMatch(/\| 0\.97 +\| 0\.90–1\.07 +\|$/);
   });
 });
+
+describe('bench:compare cached revision trees', () => {
+  const made: string[] = [];
+  afterAll(() => Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true }))));
+  const tree = async () => {
+    const root = await mkdtemp(join(tmpdir(), 'bench-compare-test-'));
+    made.push(root);
+    return root;
+  };
+
+  it('runs where tsx and every dependency of its package.json resolve', async () => {
+    const root = await tree();
+    await mkdir(join(root, 'src'));
+    await writeFile(join(root, 'src', 'server.ts'), '');
+    await writeFile(join(root, 'package.json'), JSON.stringify({ type: 'module', dependencies: { tsx: '*' } }));
+    await mkdir(join(root, 'node_modules'));
+    await symlink(fileURLToPath(new URL('../../node_modules/tsx', import.meta.url)), join(root, 'node_modules', 'tsx'), 'dir');
+    expect(await unrunnable(root)).toBeUndefined();
+  });
+
+  it('is refused without its entry point, with a symlinked node_modules, or where tsx does not resolve', async () => {
+    const empty = await tree();
+    expect(await unrunnable(empty)).toBe('no src/server.ts');
+
+    const linked = await tree();
+    await mkdir(join(linked, 'src'));
+    await writeFile(join(linked, 'src', 'server.ts'), '');
+    // The case that broke a run: a link to a work tree's node_modules, since deleted.
+    await symlink(join(linked, 'deleted-work-tree', 'node_modules'), join(linked, 'node_modules'), 'dir');
+    expect(await unrunnable(linked)).toBe('node_modules is a symbolic link');
+
+    const bare = await tree();
+    await mkdir(join(bare, 'src'));
+    await writeFile(join(bare, 'src', 'server.ts'), '');
+    await writeFile(join(bare, 'package.json'), JSON.stringify({ type: 'module', dependencies: { fastify: '^5' } }));
+    await mkdir(join(bare, 'node_modules'));
+    expect(await unrunnable(bare)).toMatch(/Cannot find package 'tsx'/);
+
+    // tsx there (linked to this tree's), a dependency of its package.json not.
+    await symlink(fileURLToPath(new URL('../../node_modules/tsx', import.meta.url)), join(bare, 'node_modules', 'tsx'), 'dir');
+    expect(await unrunnable(bare)).toBe('unresolved: fastify');
+  });
+});
+

@@ -3,7 +3,7 @@ import { chunkFiles, computeCoverage, MIN_TOKEN_BUDGET, renderChunk, type Review
 import type { DiffFile, DiffHunk } from '../../src/review/prepare/diff/diff-types.js';
 import { parseUnifiedDiff } from '../../src/review/prepare/diff/parse-unified-diff.js';
 import { renderFile } from '../../src/review/prepare/diff/render-for-model.js';
-import { prepareReview } from '../../src/review/prepare/prepare-review.js';
+import { prepareReview, prepareReviewInSlices } from '../../src/review/prepare/prepare-review.js';
 import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens } from '../../src/review/ask/prompts.js';
 import { generateSyntheticDiff } from '../helpers/synthetic-diff.js';
 import { countTokens } from '../../src/review/prepare/tokens.js';
@@ -217,3 +217,27 @@ describe('a 2,000-file, 200,000-line pull request at a 32k context', () => {
     expect(renderedLines).toBe(prepared.coverage.reviewableLines);
   });
 });
+
+describe('preparing in slices', () => {
+  it('gives what preparing at once gives, and lets the event loop run in between', async () => {
+    const diff = generateSyntheticDiff({ files: 60, changedLines: 3_000, seed: 5 });
+    const options = { tokenBudget: 2_000 };
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 0);
+    try {
+      // Slices of 0 ms: a pause at every file, so the timer runs however fast the machine is.
+      const sliced = await prepareReviewInSlices(diff, options, 0);
+      expect(turns).toBeGreaterThan(0);
+      expect(sliced).toEqual(prepareReview(diff, options));
+    } finally {
+      clearInterval(ticker);
+    }
+  });
+
+  it('rejects as preparing at once throws: a budget too small for the prompt', async () => {
+    const diff = generateSyntheticDiff({ files: 4, changedLines: 40, seed: 5 });
+    await expect(prepareReviewInSlices(diff, { tokenBudget: () => { throw new Error('context too small'); } })).rejects.toThrow('context too small');
+    await expect(prepareReviewInSlices(diff, { tokenBudget: 10 })).rejects.toThrow(RangeError);
+  });
+});
+

@@ -154,6 +154,9 @@ describe('what reaches the model: data and generated files by content', () => {
   it('skips a file of mostly unprintable characters, and a non-script file of very long lines', () => {
     const reason = (diff: string) => skipReason(parseUnifiedDiff(diff)[0]!);
     expect(reason(newFileDiff('assets/font.dat', ['ab\u0001\u0002\u0003\ufffd\ufffdcd\u0000\u0004']))).toBe('binary content');
+    // Tabs and form feeds are text; one stray control character in 20 is under the 10% share.
+    expect(reason(newFileDiff('notes/plain.txt', ['\tindented\fpage', 'seventeen letters\u0007', 'and more text here']))).toBeNull();
+    expect(reason(newFileDiff('assets/half.dat', ['\u0001\u009f\ufffd\r', 'text']))).toBe('binary content');
     expect(reason(newFileDiff('data/points.csv', ['1,2,3,4,5,6,7,8,9,10,'.repeat(200)]))).toBe('very long lines');
   });
 

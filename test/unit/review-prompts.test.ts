@@ -91,6 +91,14 @@ describe('review prompts', () => {
     expect(overhead + chunk!.tokens).toBeGreaterThanOrEqual(actual);
     expect(overhead + chunk!.tokens - actual).toBeLessThan(400);
   });
+
+  it('gives the same overhead when the counts of the fixed sections are remembered from an earlier review', () => {
+    const input = { mode: 'deep' as const, chunkCount: 3, skipped, reviewablePaths: ['src/user.ts'], settings: { systemPrompt: 'House rules.' }, learnings: ['Logging ids is fine here.'] };
+    const first = promptOverheadTokens(input);
+    expect(promptOverheadTokens(input)).toBe(first);
+    const built = buildReviewPrompt({ ...input, chunk: { ...chunk!, segments: [], files: [], description: '' } });
+    expect(first - (countTokens(built.system) + countTokens(built.prompt))).toBeGreaterThanOrEqual(0);
+  });
 });
 
 describe('deep-mode verification', () => {

@@ -42,7 +42,7 @@ export default fp(
       sessions: new SessionRepository(app.db),
       otpRecords: new OtpRepository(app.db),
       usage: new UsageRepository(app.db),
-      usageHistory: new UsageHistoryRepository(app.db),
+      usageHistory: new UsageHistoryRepository(app.database),
       pullRequests: new PullRequestRepository(app.database),
       webhookIntake: new WebhookIntakeRepository(app.database),
       deliveries: new WebhookDeliveryRepository(app.db),

@@ -4,7 +4,7 @@ import { renderChunk, type ReviewChunk } from '../prepare/chunking.js';
 import { DIFF_FORMAT_GUIDE } from '../prepare/diff/render-for-model.js';
 import type { SkippedFile } from '../prepare/skip-rules.js';
 import { MODE_PROMPTS, OUTPUT_INSTRUCTIONS, UNTRUSTED_INPUT_NOTICE } from './prompt-texts.js';
-import { countTokens } from '../prepare/tokens.js';
+import { countRecurringTokens, countTokens } from '../prepare/tokens.js';
 import { MAX_TOOL_CALLS } from './review-tools.js';
 
 export { MODE_PROMPTS, OUTPUT_INSTRUCTIONS, VERIFICATION_PROMPT } from './prompt-texts.js';
@@ -77,26 +77,53 @@ export function buildReviewPrompt(input: ReviewPromptInput): BuiltPrompt {
  */
 export function promptOverheadTokens(input: Omit<ReviewPromptInput, 'chunk' | 'codeContext'>): number {
   const empty: ReviewChunk = { index: input.chunkCount - 1, segments: [], tokens: 0, changedLines: 0, files: [], description: '', maxLineChars: 0 };
-  const { system, prompt } = assemble({ ...input, chunk: empty }, '');
-  return countTokens(system) + countTokens(prompt) + PROMPT_SLACK;
+  const { system, prompt } = sections({ ...input, chunk: empty }, '');
+  return sectionTokens(system) + sectionTokens(prompt) + PROMPT_SLACK;
 }
 
 /** Tokens for the chunk description and the provider's message framing, which the count does not see. */
 export const PROMPT_SLACK = 300;
+const SEPARATOR = '\n\n';
+
+/** A part of a prompt; `recurring` when the same text comes back review after review (its count is remembered). */
+interface Section {
+  text: string;
+  recurring: boolean;
+}
+
+/**
+ * The sections counted one by one, and each separator as a token: within a few tokens of the
+ * joined text's count (a section's closing punctuation may merge with the newlines after it when
+ * joined, so the parts counted apart are, if anything, more), and PROMPT_SLACK covers those.
+ */
+function sectionTokens(parts: readonly Section[]): number {
+  let tokens = Math.max(0, parts.length - 1);
+  for (const { text, recurring } of parts) tokens += recurring ? countRecurringTokens(text) : countTokens(text);
+  return tokens;
+}
 
 function assemble(input: ReviewPromptInput, diff: string): BuiltPrompt {
+  const { system, prompt } = sections(input, diff);
+  const join = (parts: readonly Section[]) => parts.map((part) => part.text).join(SEPARATOR);
+  return { system: join(system), prompt: join(prompt) };
+}
+
+function sections(input: ReviewPromptInput, diff: string): { system: Section[]; prompt: Section[] } {
   // The repository's instructions (its base branch) and the team's learnings come from the
   // maintainers, not from the pull request's author: they belong with the reviewer's instructions.
-  const system = [input.settings?.systemPrompt?.trim(), modePrompt(input.mode, input.settings), repositorySection(input)].filter(Boolean).join('\n\n');
-  const sections = [UNTRUSTED_INPUT_NOTICE];
-  if (input.pullRequest) sections.push(pullRequestSection(input.pullRequest));
-  sections.push(diffSection(input, diff));
-  if (input.codeContext) sections.push(input.codeContext.trimEnd());
-  if (input.tools) sections.push(TOOLS_NOTE);
+  const system = [input.settings?.systemPrompt?.trim(), modePrompt(input.mode, input.settings), repositorySection(input)]
+    .filter((text): text is string => Boolean(text))
+    .map((text) => ({ text, recurring: true }));
+  const prompt: Section[] = [{ text: UNTRUSTED_INPUT_NOTICE, recurring: true }];
+  if (input.pullRequest) prompt.push({ text: pullRequestSection(input.pullRequest), recurring: false });
+  // Without its diff (sizing the prompt) the section is the same for every review.
+  prompt.push({ text: diffSection(input, diff), recurring: diff === '' });
+  if (input.codeContext) prompt.push({ text: input.codeContext.trimEnd(), recurring: false });
+  if (input.tools) prompt.push({ text: TOOLS_NOTE, recurring: true });
   const scope = scopeSection(input);
-  if (scope) sections.push(scope);
-  sections.push(`# How to answer\n${OUTPUT_INSTRUCTIONS}`);
-  return { system, prompt: sections.join('\n\n') };
+  if (scope) prompt.push({ text: scope, recurring: false });
+  prompt.push({ text: `# How to answer\n${OUTPUT_INSTRUCTIONS}`, recurring: true });
+  return { system, prompt };
 }
 
 const TOOLS_NOTE = `# Reading more of the repository

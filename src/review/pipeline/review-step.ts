@@ -16,7 +16,7 @@ import { MIN_TOKEN_BUDGET, type ReviewChunk } from '../prepare/chunking.js';
 import { carryOverFindings, withCarried } from '../findings/carry-over.js';
 import { assignFindingIds } from '../findings/fingerprint.js';
 import { finalizeReview, type ChunkReview } from '../findings/merge-reviews.js';
-import { prepareReview } from '../prepare/prepare-review.js';
+import { prepareReviewInSlices } from '../prepare/prepare-review.js';
 import { buildReviewPrompt, DEFAULT_MAX_FINDINGS, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens, PROMPT_SLACK, type BuiltPrompt, type PromptSettings } from '../ask/prompts.js';
 import type { ReviewOutput } from '../answer/review-output.js';
 import { countBySeverity, scoreReview } from '../findings/score.js';
@@ -116,7 +116,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     instructions: config.instructions.map((instruction) => instruction.text),
     learnings,
   };
-  const { changes, reviewable, skipped, skippedChanges, coverage, chunks } = prepareReview(review.incrementalDiff ?? pr.diffContent, {
+  const { changes, reviewable, skipped, skippedChanges, coverage, chunks } = await prepareReviewInSlices(review.incrementalDiff ?? pr.diffContent, {
     maxFileDiffBytes: deps.maxFileDiffBytes,
     exclude: globMatcher(config.exclude),
     include: globMatcher(config.include),

@@ -10,6 +10,7 @@ import {
   sliceRange,
 } from './diff/render-for-model.js';
 import { countTokens, countTokensUpTo } from './tokens.js';
+import { runToEnd, type Steps } from '../../lib/time-slices.js';
 
 /** Lines `[from, to)` of hunk `hunk` of the segment's file. */
 export interface HunkSlice {
@@ -69,11 +70,22 @@ export const MIN_TOKEN_BUDGET = 256;
  * parsed diff, and `renderChunk` makes the text when the chunk is sent.
  */
 export function chunkFiles(files: readonly DiffFile[], options: ChunkingOptions): ReviewChunk[] {
+  return runToEnd(chunkingSteps(files, options));
+}
+
+/** `chunkFiles`, pausing after each file (see `runInSlices`); the budget is checked at once. */
+export function chunkingSteps(files: readonly DiffFile[], options: ChunkingOptions): Steps<ReviewChunk[]> {
   const budget = Math.floor(options.tokenBudget);
   if (!(budget >= MIN_TOKEN_BUDGET)) throw new RangeError(`tokenBudget must be at least ${MIN_TOKEN_BUDGET} tokens (got ${options.tokenBudget})`);
-  const maxLineChars = options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS;
+  return packing(files, budget, options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS);
+}
+
+function* packing(files: readonly DiffFile[], budget: number, maxLineChars: number): Steps<ReviewChunk[]> {
   const packer = new Packer(budget, maxLineChars);
-  for (const file of files) packer.addFile(file);
+  for (const file of files) {
+    packer.addFile(file);
+    yield;
+  }
   const chunks = packer.finish();
   checkCompleteness(files, chunks, budget);
   return chunks;

@@ -1,10 +1,11 @@
 import type { ReviewCoverage } from '../../db/schema/reviews.js';
-import { chunkFiles, computeCoverage, type ChunkingOptions, type ReviewChunk } from './chunking.js';
+import { chunkingSteps, computeCoverage, type ChunkingOptions, type ReviewChunk } from './chunking.js';
 import type { DiffFile } from './diff/diff-types.js';
-import { parseUnifiedDiff } from './diff/parse-unified-diff.js';
+import { diffFiles } from './diff/parse-unified-diff.js';
 import { withoutLayoutChanges } from './layout-changes.js';
-import { applySkipRules, type SkipOptions, type SkippedChanges, type SkippedFile } from './skip-rules.js';
+import { skipRuleSteps, type SkipOptions, type SkippedChanges, type SkippedFile } from './skip-rules.js';
 import { resetTokenCounting } from './tokens.js';
+import { runInSlices, runToEnd, type Steps } from '../../lib/time-slices.js';
 
 /** A pull request's diff after parsing and the skip rules. */
 export interface FilteredDiff {
@@ -38,13 +39,36 @@ export type PrepareOptions = Omit<ChunkingOptions, 'tokenBudget'> &
 
 /** Parse, filter and chunk a pull request's diff: everything before the model calls. */
 export function prepareReview(diffText: string, options: PrepareOptions): PreparedReview {
+  return runToEnd(preparing(diffText, options));
+}
+
+/**
+ * Pauses of the event loop at most this long, about, while a review is prepared in a process that
+ * also serves HTTP: a 2,000-file pull request takes about a second to prepare.
+ */
+export const PREPARE_SLICE_MS = 5;
+
+/**
+ * `prepareReview` in slices of `sliceMs`, letting the event loop in between (pauses after each file
+ * parsed, judged and chunked): what the review workers use, so that the webhook and the API
+ * answer while a large pull request is prepared beside them.
+ */
+export function prepareReviewInSlices(diffText: string, options: PrepareOptions, sliceMs = PREPARE_SLICE_MS): Promise<PreparedReview> {
+  return runInSlices(preparing(diffText, options), sliceMs);
+}
+
+function* preparing(diffText: string, options: PrepareOptions): Steps<PreparedReview> {
   resetTokenCounting();
-  const files = parseUnifiedDiff(diffText);
-  const { reviewable, skipped, skippedChanges } = applySkipRules(files, options);
+  const files: DiffFile[] = [];
+  for (const file of diffFiles(diffText)) {
+    files.push(file);
+    yield;
+  }
+  const { reviewable, skipped, skippedChanges } = yield* skipRuleSteps(files, options);
   const cleaned = new Map(reviewable.map((file) => [file.path, file]));
   const changes = files.map((file) => cleaned.get(file.path) ?? withoutLayoutChanges(file).file);
   const filtered = { files, changes, reviewable, skipped, skippedChanges, coverage: computeCoverage(files, reviewable) };
   if (reviewable.length === 0) return { ...filtered, chunks: [] };
   const tokenBudget = typeof options.tokenBudget === 'number' ? options.tokenBudget : options.tokenBudget(filtered);
-  return { ...filtered, chunks: chunkFiles(reviewable, { ...options, tokenBudget }) };
+  return { ...filtered, chunks: yield* chunkingSteps(reviewable, { ...options, tokenBudget }) };
 }

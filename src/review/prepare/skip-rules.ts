@@ -1,6 +1,7 @@
 import type { DiffFile } from './diff/diff-types.js';
 import { contentReason } from './content-rules.js';
 import { withoutLayoutChanges, type LayoutReason } from './layout-changes.js';
+import { runToEnd, type Steps } from '../../lib/time-slices.js';
 
 /** Why a file is left out of the review, worded for the review's reader ("Skipped: lock file"). */
 export type SkipReason =
@@ -67,10 +68,16 @@ export interface SkipResult {
 
 /** Splits the diff's files into what a reviewer reads and what it skips (with the reason). */
 export function applySkipRules(files: readonly DiffFile[], options: SkipOptions = {}): SkipResult {
+  return runToEnd(skipRuleSteps(files, options));
+}
+
+/** `applySkipRules`, pausing after each file (see `runInSlices`). */
+export function* skipRuleSteps(files: readonly DiffFile[], options: SkipOptions = {}): Steps<SkipResult> {
   const reviewable: DiffFile[] = [];
   const skipped: SkippedFile[] = [];
   const skippedChanges: SkippedChanges[] = [];
   for (const file of files) {
+    yield;
     const verdict = judge(file, options);
     if ('reason' in verdict) {
       skipped.push({ path: file.path, reason: verdict.reason });

@@ -47,6 +47,26 @@ export function countTokens(text: string): number {
 }
 
 /**
+ * Counts of texts that recur from review to review (the prompt's fixed sections: instructions to
+ * the model, the mode prompt, a user's system prompt, a repository's instructions), kept by text:
+ * tokenizing them again cost every review about a fifth of its preparation (issue 18). Bounded
+ * by entries; emptied when full.
+ */
+const RECURRING_ENTRIES = 256;
+const recurring = new Map<string, number>();
+
+/** `countTokens` for a text that recurs across reviews: counted once, then remembered. */
+export function countRecurringTokens(text: string): number {
+  let tokens = recurring.get(text);
+  if (tokens === undefined) {
+    if (recurring.size >= RECURRING_ENTRIES) recurring.clear();
+    tokens = countTokens(text);
+    recurring.set(text, tokens);
+  }
+  return tokens;
+}
+
+/**
  * o200k averages 3.5–4.5 characters per token on code and prose; a text needs runs of repeated
  * symbols to reach 16. So a text of more than `16 × limit` characters is taken as over the limit
  * without reading it. If that is ever wrong, the text is split more than needed, never overfilled.

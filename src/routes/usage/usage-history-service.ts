@@ -1,28 +1,15 @@
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import { EXPORT_COLUMNS, type DayRange, type UsageHistoryRepository, type UsageSums } from '../../repositories/usage-history-repository.js';
-import { roundUsd } from '../../services/usage-service.js';
-import type { HistoryQuery, HistoryResponse, ReviewsResponse } from './usage-schemas.js';
-
-const DAY_MS = 86_400_000;
+import { EXPORT_COLUMNS, type DayRange, type UsageHistoryRepository } from '../../repositories/usage-history-repository.js';
+import type { HistoryQuery, ReviewsResponse } from './usage-schemas.js';
 
 /** decisions.md §14: what a user spent, on what, over time; and the calls themselves as CSV. */
 export class UsageHistoryService {
   constructor(private readonly records: UsageHistoryRepository) {}
 
-  async history(userId: string, query: HistoryQuery): Promise<HistoryResponse> {
-    const { from, to, groupBy, modelId } = query;
-    const rows = await this.records.grouped(userId, { from, to }, groupBy, modelId);
-    const total: UsageSums = { generations: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
-    for (const row of rows) {
-      total.generations += row.generations;
-      total.inputTokens += row.inputTokens;
-      total.outputTokens += row.outputTokens;
-      total.costUsd += row.costUsd;
-    }
-    const used = rows.map((row) => ({ ...row, costUsd: roundUsd(row.costUsd) }));
-    const buckets = groupBy === 'day' || groupBy === 'week' ? zeroFilled(used, periodKeys({ from, to }, groupBy)) : used;
-    return { from, to, groupBy, buckets, total: { ...total, costUsd: roundUsd(total.costUsd) } };
+  /** The history as the API's JSON, rendered by the database (the route sends it as it is). */
+  history(userId: string, query: HistoryQuery): Promise<string> {
+    return this.records.history(userId, query);
   }
 
   async reviews(userId: string, range: DayRange): Promise<ReviewsResponse> {
@@ -49,20 +36,4 @@ export class UsageHistoryService {
 
 async function* flatten<T>(pages: AsyncIterable<T[]>): AsyncGenerator<T> {
   for await (const page of pages) yield* page;
-}
-
-/** Every day of the range, or the Monday of every ISO week it touches. */
-function periodKeys(range: DayRange, unit: 'day' | 'week'): string[] {
-  const start = Date.parse(range.from);
-  const end = Date.parse(range.to);
-  const first = unit === 'day' ? start : start - ((new Date(start).getUTCDay() + 6) % 7) * DAY_MS;
-  const step = unit === 'day' ? DAY_MS : 7 * DAY_MS;
-  const keys: string[] = [];
-  for (let time = first; time <= end; time += step) keys.push(new Date(time).toISOString().slice(0, 10));
-  return keys;
-}
-
-function zeroFilled<Row extends UsageSums & { key: string }>(rows: Row[], keys: string[]): Array<UsageSums & { key: string }> {
-  const byKey = new Map(rows.map((row) => [row.key, row]));
-  return keys.map((key) => byKey.get(key) ?? { key, generations: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { requireSession } from '../../plugins/app/authentication.js';
 import { AppError } from '../../lib/app-error.js';
 import { errorResponses } from '../common-schemas.js';
+import { sendJsonText } from '../json-text.js';
 import { historyQuery, historyResponse, rangeQuery, reviewsResponse } from './usage-schemas.js';
 
 const usageResponse = z.object({ utilizedCost: z.number(), allowedExpenditureLimit: z.number() });
@@ -22,7 +23,7 @@ const usageRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: historyResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => usageHistory.history(requireSession(request).userId, request.query),
+    async (request, reply) => sendJsonText(reply, await usageHistory.history(requireSession(request).userId, request.query)),
   );
 
   app.get(

@@ -18,13 +18,14 @@ const DEV_NULL = '/dev/null';
  * reviews text, and a trailing `\r` on every line would cost tokens and confuse line matching.
  */
 export function parseUnifiedDiff(diffText: string): DiffFile[] {
-  if (diffText.trim().length === 0) return [];
+  return [...diffFiles(diffText)];
+}
+
+/** `parseUnifiedDiff`'s files one at a time, as each `diff --git` section is parsed. */
+export function* diffFiles(diffText: string): Generator<DiffFile, void, void> {
+  if (diffText.trim().length === 0) return;
   const text = diffText.includes('\r') ? diffText.replace(/\r\n/g, '\n') : diffText;
-  const files: DiffFile[] = [];
-  for (const section of fileSections(text)) {
-    for (const file of parseSection(section)) files.push(file);
-  }
-  return files;
+  for (const section of fileSections(text)) yield* parseSection(section);
 }
 
 /** The text of each `diff --git` section; the whole text when there is none (a plain unified diff). */
