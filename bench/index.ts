@@ -1,5 +1,7 @@
 import { authSessionBench } from './scenarios/auth-session.js';
 import { chatBench } from './scenarios/chat.js';
+import { codeContextBench } from './scenarios/code-context.js';
+import { codeContextCoverageBench } from './scenarios/code-context-coverage.js';
 import { codeSnapshotBench } from './scenarios/code-snapshot.js';
 import { listsBench } from './scenarios/lists.js';
 import { gitlabPublishingBench } from './scenarios/gitlab-publishing.js';
@@ -31,6 +33,8 @@ const scenarios: Record<string, (backends: Backend[]) => Promise<void>> = {
   'review-prepare': reviewPrepareBench,
   'review-tokenizer': reviewTokenizerBench,
   'code-snapshot': codeSnapshotBench,
+  'code-context': codeContextBench,
+  'code-context-coverage': codeContextCoverageBench,
   'review-pipeline': perBackend(reviewPipelineBench),
   webhook: perBackend((backend) => webhookBench(backend, duration)),
   lists: perBackend((backend) => listsBench(backend, duration)),

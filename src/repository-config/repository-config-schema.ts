@@ -7,6 +7,10 @@ export const REPOSITORY_CONFIG_PATH = '.ai-review.yml';
 export const SEVERITIES = ['CRITICAL', 'MAJOR', 'MINOR', 'INFO'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
+/** `reviews.context` (decisions.md §11): the diff alone, with enclosing scopes, or with definitions too. */
+export const CONTEXT_LEVELS = ['none', 'scope', 'full'] as const;
+export type ContextLevel = (typeof CONTEXT_LEVELS)[number];
+
 const glob = z.string().trim().min(1, 'must be a non-empty glob').max(500, 'must be at most 500 characters');
 const globs = z.array(glob).max(200, 'must list at most 200 globs');
 
@@ -24,6 +28,7 @@ export const REVIEW_KEYS = {
     .array(z.strictObject({ path: glob, text: z.string().trim().min(1, 'must not be empty').max(4_000, 'must be at most 4000 characters') }))
     .max(50, 'must list at most 50 instructions'),
   inline_min_severity: z.enum(SEVERITIES),
+  context: z.enum(CONTEXT_LEVELS),
 } as const;
 
 export type ReviewKey = keyof typeof REVIEW_KEYS;
@@ -45,6 +50,8 @@ export interface RepositoryConfig {
   include: string[];
   instructions: PathInstruction[];
   inlineMinSeverity: Severity | null;
+  /** What the prompt holds besides the diff; absent in runs stored before it existed (read as `full`). */
+  context: ContextLevel;
   /** What was wrong in the file, each with its (1-based) line. */
   problems: ConfigProblem[];
 }
@@ -64,5 +71,6 @@ export const DEFAULT_REPOSITORY_CONFIG: RepositoryConfig = {
   include: [],
   instructions: [],
   inlineMinSeverity: null,
+  context: 'full',
   problems: [],
 };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUnifiedDiff } from '../../src/review/prepare/diff/parse-unified-diff.js';
+import { createGitFixture } from '../helpers/git-fixture.js';
 import { signInWithGitHub } from '../helpers/github-login.js';
 import { reviewAnswer, SAMPLE_DIFF, scriptedReviewer, settledReview } from '../helpers/review-fixtures.js';
 import { deliverPullRequest, reviewWorld, type ReviewWorld } from '../helpers/review-world.js';
@@ -96,12 +97,14 @@ describe('the review pipeline, end to end', () => {
     expect(user).toContain('3 +  for (let i = 0; i <= values.length; i++) {');
   });
 
-  it('a manual re-review works, in the mode asked for; deep reads full files and verifies', async () => {
+  it('a manual re-review works, in the mode asked for; deep reads the code around the change and verifies', async () => {
     const author = await signInWithGitHub(world.t.app, world.github);
     await world.t.app.inject({ method: 'POST', url: '/workspace/aiSettings', headers: { cookie: author.cookie }, payload: { deepModeModel: 'platform-b', deepModePrompt: 'DEEP-MARKER' } });
-    const payload = await deliverPullRequest(world, author, SAMPLE_DIFF);
+    const math = 'export function average(values: number[]): number {\n  let total = 0;\n  for (let i = 0; i <= values.length; i++) {\n    total += values[i];\n  }\n  return total / values.length;\n}\n\nexport function clamp(value: number, min: number, max: number): number {\n  return Math.min(max, Math.max(min, value));\n}\n';
+    const fixture = createGitFixture([{ 'src/math.ts': math, 'src/greet.ts': "export function greet(name: string) {\n  return 'Hello ' + name;\n}\n" }]);
+    world.github.code.serveRepository('Codertocat/Hello-World', fixture.dir);
+    const payload = await deliverPullRequest(world, author, SAMPLE_DIFF, { headSha: fixture.shas[0]! });
     const first = await settledReview(world.t.app, author.cookie, payload.pull_request.id);
-    world.github.setFile('Codertocat/Hello-World', payload.pull_request.head.sha, 'src/math.ts', 'export function average(values: number[]): number {\n  // full file\n}\n');
 
     const before = world.model.completions().length;
     const started = await world.t.app.inject({ method: 'POST', url: `/review/${first.id}`, headers: { cookie: author.cookie }, payload: { mode: 'deep' } });
@@ -114,9 +117,13 @@ describe('the review pipeline, end to end', () => {
     expect(calls).toHaveLength(2);
     expect(calls.map((call) => call.body.model)).toEqual(['platform-b', 'platform-b']);
     expect(JSON.stringify(calls[0]!.body.messages)).toContain('DEEP-MARKER');
-    expect(JSON.stringify(calls[0]!.body.messages)).toContain('// full file');
+    // The whole enclosing function, numbered as in the file, as read-only context for both passes.
+    const scope = '<context kind=\\"scope\\" path=\\"src/math.ts\\" lines=\\"1-7\\" about=\\"enclosing function average\\" read-only>';
+    expect(JSON.stringify(calls[0]!.body.messages)).toContain(scope);
     expect(JSON.stringify(calls[1]!.body.messages)).toContain('You verify the findings of a code review');
-    expect(world.github.requests.some((request) => request.path === '/repos/Codertocat/Hello-World/contents/src/math.ts')).toBe(true);
+    expect(JSON.stringify(calls[1]!.body.messages)).toContain(scope);
+    expect(world.github.requests.some((request) => request.path.startsWith('/repos/Codertocat/Hello-World/tarball/'))).toBe(true);
+    expect(again.context).toMatchObject({ scopes: 2, snapshot: 'tarball', toolCalls: 0 });
     expect(again.reviewRawJSON!.comments.map((comment) => comment.line)).toEqual([3, 9]);
   });
 

@@ -8,7 +8,7 @@ import { buildReviewPrompt } from '../../src/review/ask/prompts.js';
 import { prepareReview } from '../../src/review/prepare/prepare-review.js';
 
 describe('parseRepositoryConfig', () => {
-  it('reads every key of decisions.md §10 and the include extension', () => {
+  it('reads every key of decisions.md §10 and §11 and the include extension', () => {
     const config = parseRepositoryConfig(`# team settings
 reviews:
   auto: false
@@ -21,6 +21,7 @@ reviews:
     - path: "src/db/**"
       text: "Every query must be parameterized."
   inline_min_severity: MINOR
+  context: scope
 `);
     expect(config).toEqual({
       present: true,
@@ -31,6 +32,7 @@ reviews:
       include: ['dist/keep.js'],
       instructions: [{ path: 'src/db/**', text: 'Every query must be parameterized.' }],
       inlineMinSeverity: 'MINOR',
+      context: 'scope',
       problems: [],
     });
   });

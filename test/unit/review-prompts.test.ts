@@ -27,7 +27,7 @@ describe('review prompts', () => {
     expect(MODE_PROMPTS.quick).toContain('at most 3 findings');
     expect(MODE_PROMPTS.focused).toMatch(/Security/);
     expect(MODE_PROMPTS.focused).toMatch(/Performance/);
-    expect(MODE_PROMPTS.deep).toMatch(/full new version/);
+    expect(MODE_PROMPTS.deep).toMatch(/the code around the change/);
     for (const prompt of Object.values(MODE_PROMPTS)) expect(prompt).toMatch(/Do not report style/);
     expect(VERIFICATION_PROMPT).toMatch(/Do not add findings/);
   });
@@ -75,15 +75,12 @@ describe('review prompts', () => {
     expect(OUTPUT_INSTRUCTIONS).toMatch(/confidence \(0-100 integer\).*Below 50: leave it out/s);
   });
 
-  it('shows full files with line numbers in deep mode, within their token allowance', () => {
-    const fileContext = [
-      { path: 'src/user.ts', content: "import { db } from './db';\n\nexport async function loadUser(id: string) {\n" },
-      { path: 'src/huge.ts', content: 'const x = 1;\n'.repeat(5000) },
-    ];
-    const built = buildReviewPrompt({ mode: 'deep', chunk: chunk!, chunkCount: 1, fileContext, fileContextTokens: 2000 });
-    expect(built.prompt).toContain('<file path="src/user.ts">\n1 import { db } from \'./db\';\n2 \n3 export async function loadUser(id: string) {\n</file>');
-    expect(built.prompt).toContain('Not shown for size: src/huge.ts.');
-    expect(buildReviewPrompt({ mode: 'focused', chunk: chunk!, chunkCount: 1, fileContext }).prompt).not.toContain('<file path=');
+  it('places the code around the change after the diff, as read-only context', () => {
+    const codeContext = '# Code around the change (read-only context)\n<context kind="scope" path="src/user.ts" lines="3-9" about="enclosing function loadUser" read-only>\n3 export async function loadUser(id: string) {\n</context>\n';
+    const built = buildReviewPrompt({ mode: 'focused', chunk: chunk!, chunkCount: 1, codeContext });
+    expect(built.prompt.indexOf('# Code around the change')).toBeGreaterThan(built.prompt.indexOf('</diff>'));
+    expect(built.prompt.indexOf('# Code around the change')).toBeLessThan(built.prompt.indexOf('# How to answer'));
+    expect(buildReviewPrompt({ mode: 'focused', chunk: chunk!, chunkCount: 1 }).prompt).not.toContain('<context kind=');
   });
 
   it('measures the prompt overhead so the caller can size chunks', () => {

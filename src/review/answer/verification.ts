@@ -3,7 +3,7 @@ import { renderChunk, type ReviewChunk } from '../prepare/chunking.js';
 import { DIFF_FORMAT_GUIDE } from '../prepare/diff/render-for-model.js';
 import type { FindingLike } from '../findings/select-findings.js';
 import { decodeAnswer } from './model-json.js';
-import type { BuiltPrompt, FileContext, PromptSettings } from '../ask/prompts.js';
+import type { BuiltPrompt, PromptSettings } from '../ask/prompts.js';
 import { UNTRUSTED_INPUT_NOTICE, VERIFICATION_OUTPUT_INSTRUCTIONS, VERIFICATION_PROMPT } from '../ask/prompt-texts.js';
 import { isRecord, lineRange, severity, toNumber } from './review-output-normalize.js';
 import { SEVERITIES } from './review-output.js';
@@ -70,7 +70,8 @@ export interface VerificationInput<T extends FindingLike> {
   findings: readonly T[];
   /** The chunk the findings came from: the verifier reads the same diff. */
   chunk: ReviewChunk;
-  fileContext?: readonly FileContext[];
+  /** The read-only code around the chunk (`fitContext`), fitted to what this prompt leaves. */
+  codeContext?: string | null;
   settings?: PromptSettings | null;
 }
 
@@ -82,11 +83,10 @@ export function buildVerificationPrompt<T extends FindingLike & { failureScenari
       `[F${index + 1}] ${finding.file} lines ${finding.line}-${finding.endLine}, ${finding.severity}, confidence ${finding.confidence}: ${finding.title}\n${finding.comment}` +
       (finding.failureScenario ? `\nFailure scenario: ${finding.failureScenario}` : ''),
   );
-  const files = (input.fileContext ?? []).map((file) => `<file path="${file.path}">\n${file.content}\n</file>`);
   const sections = [
     UNTRUSTED_INPUT_NOTICE,
     `# Diff\n${DIFF_FORMAT_GUIDE}\n\n<diff>\n${renderChunk(input.chunk)}</diff>`,
-    ...(files.length > 0 ? [`# Full files (new version)\n${files.join('\n')}`] : []),
+    ...(input.codeContext ? [input.codeContext.trimEnd()] : []),
     `# Findings to verify\n${findings.join('\n\n')}`,
     `# How to answer\n${VERIFICATION_OUTPUT_INSTRUCTIONS}`,
   ];

@@ -4,7 +4,8 @@ import { renderChunk, type ReviewChunk } from '../prepare/chunking.js';
 import { DIFF_FORMAT_GUIDE } from '../prepare/diff/render-for-model.js';
 import type { SkippedFile } from '../prepare/skip-rules.js';
 import { MODE_PROMPTS, OUTPUT_INSTRUCTIONS, UNTRUSTED_INPUT_NOTICE } from './prompt-texts.js';
-import { countRecurringTokens, countTokens, countTokensUpTo } from '../prepare/tokens.js';
+import { countRecurringTokens, countTokens } from '../prepare/tokens.js';
+import { MAX_TOOL_CALLS } from './review-tools.js';
 
 export { MODE_PROMPTS, OUTPUT_INSTRUCTIONS, VERIFICATION_PROMPT } from './prompt-texts.js';
 
@@ -18,12 +19,6 @@ export interface PullRequestContext {
   baseBranch?: string;
 }
 
-/** A file's full new content, for the deep mode. */
-export interface FileContext {
-  path: string;
-  content: string;
-}
-
 export interface ReviewPromptInput {
   mode: ReviewMode;
   settings?: PromptSettings | null;
@@ -34,10 +29,10 @@ export interface ReviewPromptInput {
   skipped?: readonly SkippedFile[];
   /** Reviewable paths of the pull request (all chunks); those outside this chunk are listed as reviewed elsewhere. */
   reviewablePaths?: readonly string[];
-  /** Deep mode: the changed files' full new content, shown with line numbers. */
-  fileContext?: readonly FileContext[];
-  /** Tokens the full files may take (count them in the budget); files beyond are named, not shown. Default: no limit. */
-  fileContextTokens?: number;
+  /** The read-only code around the chunk's changes, already fitted to the room left (`fitContext`). */
+  codeContext?: string | null;
+  /** Deep mode: the model may call the code tools (`reviewTools`). */
+  tools?: boolean;
   /** `.ai-review.yml`'s instructions for the files of this chunk (all of them when sizing the prompt). */
   instructions?: readonly string[];
   /** The notes of findings this team marked wrong in the repository, newest first. */
@@ -68,7 +63,7 @@ export function modePrompt(mode: ReviewMode, settings?: PromptSettings | null): 
 
 /**
  * The prompt of one chunk. System: the user's system prompt, then the mode prompt. Prompt: the pull
- * request, the chunk's diff (with how to read it), the full files in deep mode, what is reviewed
+ * request, the chunk's diff (with how to read it), the code around it, what is reviewed
  * elsewhere or skipped, and the output instructions last, where models follow them best.
  */
 export function buildReviewPrompt(input: ReviewPromptInput): BuiltPrompt {
@@ -78,16 +73,16 @@ export function buildReviewPrompt(input: ReviewPromptInput): BuiltPrompt {
 /**
  * Tokens of everything in a chunk's prompt except its diff, plus slack for the chunk description
  * and the provider's message framing. The chunk budget is then
- * `contextLength − promptOverheadTokens(…) − outputReserve` (with `fileContextTokens` added to the
- * overhead in deep mode).
+ * `contextLength − promptOverheadTokens(…) − outputReserve`, less the room kept for the code context.
  */
-export function promptOverheadTokens(input: Omit<ReviewPromptInput, 'chunk' | 'fileContext'>): number {
+export function promptOverheadTokens(input: Omit<ReviewPromptInput, 'chunk' | 'codeContext'>): number {
   const empty: ReviewChunk = { index: input.chunkCount - 1, segments: [], tokens: 0, changedLines: 0, files: [], description: '', maxLineChars: 0 };
   const { system, prompt } = sections({ ...input, chunk: empty }, '');
-  return sectionTokens(system) + sectionTokens(prompt) + (input.fileContextTokens ?? 0) + PROMPT_SLACK;
+  return sectionTokens(system) + sectionTokens(prompt) + PROMPT_SLACK;
 }
 
-const PROMPT_SLACK = 300;
+/** Tokens for the chunk description and the provider's message framing, which the count does not see. */
+export const PROMPT_SLACK = 300;
 const SEPARATOR = '\n\n';
 
 /** A part of a prompt; `recurring` when the same text comes back review after review (its count is remembered). */
@@ -123,14 +118,16 @@ function sections(input: ReviewPromptInput, diff: string): { system: Section[]; 
   if (input.pullRequest) prompt.push({ text: pullRequestSection(input.pullRequest), recurring: false });
   // Without its diff (sizing the prompt) the section is the same for every review.
   prompt.push({ text: diffSection(input, diff), recurring: diff === '' });
-  if (input.mode === 'deep' && input.fileContext && input.fileContext.length > 0) {
-    prompt.push({ text: fileContextSection(input.fileContext, input.fileContextTokens ?? Number.POSITIVE_INFINITY), recurring: false });
-  }
+  if (input.codeContext) prompt.push({ text: input.codeContext.trimEnd(), recurring: false });
+  if (input.tools) prompt.push({ text: TOOLS_NOTE, recurring: true });
   const scope = scopeSection(input);
   if (scope) prompt.push({ text: scope, recurring: false });
   prompt.push({ text: `# How to answer\n${OUTPUT_INSTRUCTIONS}`, recurring: true });
   return { system, prompt };
 }
+
+const TOOLS_NOTE = `# Reading more of the repository
+You may call read_file, find_definition, find_references and search on the repository at the reviewed commit (at most ${MAX_TOOL_CALLS} calls, each answer shortened when long) to check what the code shown does not settle: a caller, a definition, a guard elsewhere. Do not call them to review other code. Then answer as below.`;
 
 function repositorySection(input: ReviewPromptInput): string | null {
   const parts: string[] = [];
@@ -155,30 +152,6 @@ function diffSection(input: ReviewPromptInput, diff: string): string {
       ? `This is part ${input.chunk.index + 1} of ${input.chunkCount} of the diff (${input.chunk.description}). The other parts are reviewed separately: do not report something as missing or undefined because it is not in this part.\n`
       : '';
   return `# Diff\n${part}${DIFF_FORMAT_GUIDE}\n\n<diff>\n${diff}</diff>`;
-}
-
-function fileContextSection(files: readonly FileContext[], budget: number): string {
-  const shown: string[] = [];
-  const omitted: string[] = [];
-  let left = budget;
-  for (const file of files) {
-    const numbered = `<file path="${file.path}">\n${numberLines(file.content)}</file>`;
-    const tokens = countTokensUpTo(numbered, left);
-    if (tokens <= left) {
-      shown.push(numbered);
-      left -= tokens;
-    } else {
-      omitted.push(file.path);
-    }
-  }
-  const note = omitted.length > 0 ? `\nNot shown for size: ${omitted.join(', ')}.` : '';
-  return `# Full files (new version, for context; cite line numbers from the diff)\n${shown.join('\n')}${note}`;
-}
-
-function numberLines(content: string): string {
-  const lines = content.replace(/\r\n/g, '\n').split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  return lines.map((line, index) => `${index + 1} ${line}\n`).join('');
 }
 
 function scopeSection(input: ReviewPromptInput): string | null {

@@ -7,6 +7,8 @@ export interface OverviewFacts {
   layoutOnlyPaths: readonly string[];
   /** The commit an incremental review started from; null for a full review. */
   incrementalSince: string | null;
+  /** Why the model saw the diff without the code around it, when the repository could not be read. */
+  contextUnavailable?: string;
 }
 
 /** Files named in a sentence: a few by name, the rest counted. */
@@ -34,6 +36,7 @@ export function reviewOverview(review: ReviewOutput, facts: OverviewFacts): stri
   if (layoutOnlyPaths.length > 0) notes.push(`Line-ending and whitespace-only changes were not reviewed in ${nameFiles(layoutOnlyPaths)}.`);
   const unverified = review.comments.filter((comment) => 'verified' in comment && comment.verified === false).length;
   if (unverified > 0) notes.push(`${unverified} finding${unverified === 1 ? ' was' : 's were'} not confirmed by the verification pass and ${unverified === 1 ? 'is' : 'are'} marked unverified.`);
+  if (facts.contextUnavailable) notes.push(`The repository's code could not be read (${facts.contextUnavailable}): this review saw the diff without the code around it.`);
   if (chunkCount === 0) notes.push('Nothing in this diff needed a review.');
   return [review.summary.overview, ...notes].filter(Boolean).join('\n\n');
 }

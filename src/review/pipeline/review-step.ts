@@ -2,7 +2,6 @@ import pLimit from 'p-limit';
 import type { Mailer } from '../../adapters/mail/mailer.js';
 import { UnrecoverableJobError, type Job } from '../../adapters/queue/job-queue.js';
 import type { ModelChoice, ModelRouter } from '../../ai/model-router.js';
-import { FileRefusedError } from '../../code-hosts/code-host.js';
 import type { ReadingHosts } from '../../code-hosts/code-hosts.js';
 import type { PullRequest, Review, User } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
@@ -19,12 +18,21 @@ import { carryOverFindings, withCarried } from '../findings/carry-over.js';
 import { assignFindingIds } from '../findings/fingerprint.js';
 import { finalizeReview, type ChunkReview } from '../findings/merge-reviews.js';
 import { prepareReviewInSlices } from '../prepare/prepare-review.js';
-import { buildReviewPrompt, DEFAULT_MAX_FINDINGS, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens, type FileContext, type PromptSettings } from '../ask/prompts.js';
+import { buildReviewPrompt, DEFAULT_MAX_FINDINGS, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens, PROMPT_SLACK, type BuiltPrompt, type PromptSettings } from '../ask/prompts.js';
 import type { ReviewOutput } from '../answer/review-output.js';
 import { countBySeverity, scoreReview } from '../findings/score.js';
-import { countTokensUpTo } from '../prepare/tokens.js';
+import { countTokens } from '../prepare/tokens.js';
 import { applyVerification, buildVerificationPrompt, withoutVerification } from '../answer/verification.js';
 import { pullRequestDescription } from '../../services/pull-request-description.js';
+import type { CodeIndex } from '../../code-context/code-index.js';
+import type { ContextBlock } from '../../code-context/context-block.js';
+import { gatherChunkContext, type ContextWanted } from '../../code-context/gather-context.js';
+import type { CodeSnapshots } from '../../code-context/snapshot/code-snapshots.js';
+import type { SnapshotSource } from '../../code-context/snapshot/snapshot-source.js';
+import type { ContextLevel } from '../../repository-config/repository-config-schema.js';
+import { addStats, fitContext, NO_CONTEXT, type ContextStats } from '../ask/context-section.js';
+import { changedLinesOf } from '../prepare/chunk-lines.js';
+import { reviewTools, toolRoomOf, type ToolCallRecord } from '../ask/review-tools.js';
 import { askForReview, askForVerification } from '../ask/model-review.js';
 import { reviewCompletedEmail } from './review-email.js';
 import { reviewOverview } from './review-overview.js';
@@ -34,11 +42,15 @@ import { isCurrentRun } from './review-runs.js';
 export const DEFAULT_CONTEXT_LENGTH = 32_000;
 /** Model calls of one review at once: bounded so a 2,000-file PR does not open 250 connections. */
 export const CHUNK_CONCURRENCY = 3;
-/** Deep mode: share of the context the full files may take. */
-const FILE_CONTEXT_SHARE = 0.3;
-/** Deep mode: files fetched for context at most, and the room below which fetching stops. */
-const MAX_CONTEXT_FILES = 50;
-const MIN_CONTEXT_FILE_TOKENS = 200;
+/**
+ * Share of the model's context kept free for the code around each chunk when the diff is split:
+ * more means more context per chunk, and more chunks (more calls) for a large pull request. A chunk
+ * smaller than its budget leaves the rest to the context too.
+ */
+const CONTEXT_SHARE: Record<Review['mode'], number> = { quick: 0, focused: 0.2, deep: 0.3 };
+/** The share is kept only for a diff of at most this many full chunks (estimated at 4 bytes a token). */
+const RESERVED_UP_TO_CHUNKS = 4;
+const BYTES_PER_TOKEN = 4;
 
 export interface ReviewStepDeps {
   reviews: ReviewRepository;
@@ -52,6 +64,18 @@ export interface ReviewStepDeps {
   maxFileDiffBytes?: number;
   /** The team's verdicts and learnings (decisions.md §10). */
   feedback: FindingFeedbackRepository;
+  /** The reviewed commit's code (decisions.md §11); without it the model sees the diff alone. */
+  code?: {
+    snapshots: CodeSnapshots;
+    /** Where the pull request's code is read, with the same token as its diff. */
+    sourceFor: (pr: PullRequest, owner: User) => SnapshotSource;
+  };
+}
+
+/** `context` of the review information (decisions.md §11): what the prompts held, summed over the chunks. */
+export interface ReviewContextSummary extends ContextStats {
+  toolCalls: number;
+  snapshot: 'tarball' | 'files' | 'none';
 }
 
 /**
@@ -82,12 +106,13 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
 
   const incremental = review.incrementalDiff !== null;
   const contextLength = choice.contextLength ?? DEFAULT_CONTEXT_LENGTH;
-  const fileContextTokens = review.mode === 'deep' ? Math.floor(contextLength * FILE_CONTEXT_SHARE) : 0;
+  const outputReserve = DEFAULT_OUTPUT_RESERVE[review.mode];
+  const level: ContextLevel = config.context ?? 'full';
+  const contextReserve = level === 'none' ? 0 : Math.floor(contextLength * CONTEXT_SHARE[review.mode]);
   const prompt = {
     mode: review.mode,
     settings: settings satisfies PromptSettings | null,
     pullRequest: { title: pr.title, body: pullRequestDescription(pr), headBranch: pr.headBranch, baseBranch: pr.baseBranch },
-    fileContextTokens,
     instructions: config.instructions.map((instruction) => instruction.text),
     learnings,
   };
@@ -97,22 +122,40 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     include: globMatcher(config.include),
     tokenBudget: ({ skipped, reviewable }) => {
       const overhead = promptOverheadTokens({ ...prompt, skipped, reviewablePaths: reviewable.map((file) => file.path), chunkCount: 2 });
-      const budget = contextLength - overhead - DEFAULT_OUTPUT_RESERVE[review.mode];
+      const budget = contextLength - overhead - outputReserve;
       if (budget < MIN_TOKEN_BUDGET) {
         throw new UnrecoverableJobError(`The model ${choice.modelId} has a context of ${contextLength} tokens: too small to review this pull request; choose a larger model`);
       }
-      return budget;
+      // The code context gives way to the diff on a small model (the diff is never left out), and on
+      // a large pull request: its chunks are full of diff anyway, and keeping room in each would
+      // multiply its model calls (a 2,000-file pull request: 1.5 times as many).
+      const diffTokens = reviewable.reduce((sum, file) => sum + (file.diffBytes ?? (file.additions + file.deletions) * 40), 0) / BYTES_PER_TOKEN;
+      const reserve = diffTokens <= budget * RESERVED_UP_TO_CHUNKS ? contextReserve : 0;
+      return Math.max(MIN_TOKEN_BUDGET, budget - reserve);
     },
   });
   const reviewablePaths = reviewable.map((file) => file.path);
-  // Fetched up to 80% of their share: the line numbers they are shown with take the rest.
-  const fileContext = fileContextTokens > 0 ? await fullFiles(deps, pr, owner, review, reviewablePaths, fileContextTokens * 0.8) : [];
-  const promptBase = { ...prompt, skipped, reviewablePaths, fileContext };
+  const promptBase = { ...prompt, skipped, reviewablePaths };
+  const headSha = review.headSha ?? pr.headSha;
+  const code = level !== 'none' && chunks.length > 0 ? await openCode(deps, pr, owner, headSha, reviewablePaths) : { index: undefined };
+  const context: ChunkContext = {
+    index: code.index,
+    wanted: { definitions: level === 'full', callers: level === 'full' && review.mode === 'deep' },
+    tools: review.mode === 'deep' && code.index !== undefined,
+    toolCalls: [],
+    commit: headSha,
+    room: (built) => contextLength - countTokens(built.system) - countTokens(built.prompt) - outputReserve - PROMPT_SLACK,
+  };
 
   const limit = pLimit(CHUNK_CONCURRENCY);
   const parts = await Promise.all(
-    chunks.map((chunk) => limit(() => reviewChunk(deps.log, choice, chunk, chunks.length, { ...promptBase, instructions: instructionsFor(chunk.files) }))),
+    chunks.map((chunk) => limit(() => reviewChunk(deps.log, choice, chunk, chunks.length, { ...promptBase, instructions: instructionsFor(chunk.files) }, context))),
   );
+  const contextSummary: ReviewContextSummary = {
+    ...parts.reduce((sum, part) => addStats(sum, part.context), NO_CONTEXT),
+    toolCalls: context.toolCalls.length,
+    snapshot: code.index?.snapshot.mode ?? 'none',
+  };
   const lastFindings = previousFindings(review);
   const previous = incremental ? lastFindings : [];
   const { review: final, counts } = finalizeReview(parts, reviewable, {
@@ -123,7 +166,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   const { kept: comments, suppressed } = suppressRejected(identified, rejected);
   const output = {
     ...final,
-    summary: { ...final.summary, overview: reviewOverview(final, { chunkCount: chunks.length, skipped, layoutOnlyPaths: [...new Set(skippedChanges.map((entry) => entry.path))], incrementalSince: incremental ? review.reviewdSha : null }), findingsCount: comments.length },
+    summary: { ...final.summary, overview: reviewOverview(final, { chunkCount: chunks.length, skipped, layoutOnlyPaths: [...new Set(skippedChanges.map((entry) => entry.path))], incrementalSince: incremental ? review.reviewdSha : null, contextUnavailable: code.unavailable }), findingsCount: comments.length },
     comments,
     reviewedFiles: reviewablePaths,
     skippedFiles: skipped,
@@ -133,6 +176,9 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     reviewedCommit: review.headSha,
     ...(incremental ? { incrementalSince: review.reviewdSha } : {}),
     configProblems: config.problems,
+    context: contextSummary,
+    // Every call deep mode's tools made, refused ones included (decisions.md §11).
+    ...(context.toolCalls.length > 0 ? { toolCalls: context.toolCalls } : {}),
     repositoryConfig: { inlineMinSeverity: config.inlineMinSeverity },
   };
 
@@ -146,19 +192,45 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   return completed;
 }
 
+/** How each chunk gets the code around its changes. */
+interface ChunkContext {
+  index: CodeIndex | undefined;
+  wanted: ContextWanted;
+  /** Deep mode with a snapshot: the model may call the code tools. */
+  tools: boolean;
+  /** Every tool call of the review, in the order made. */
+  toolCalls: ToolCallRecord[];
+  commit: string;
+  /** Tokens a prompt leaves for context within the model's context length and the output reserve. */
+  room: (built: BuiltPrompt) => number;
+}
+
 async function reviewChunk(
   log: Logger,
   choice: ModelChoice,
   chunk: ReviewChunk,
   chunkCount: number,
   base: Omit<Parameters<typeof buildReviewPrompt>[0], 'chunk' | 'chunkCount'>,
-): Promise<ChunkReview> {
-  let review = await askForReview(choice.model, buildReviewPrompt({ ...base, chunk, chunkCount }));
+  context: ChunkContext,
+): Promise<ChunkReview & { context: ContextStats }> {
+  const blocks = context.index ? await chunkBlocks(log, context, chunk) : [];
+  const bare = buildReviewPrompt({ ...base, chunk, chunkCount, tools: context.tools });
+  const room = context.room(bare);
+  // The tools' answers join the request as it goes on: room is kept for them.
+  const toolRoom = context.tools ? toolRoomOf(room) : 0;
+  const fitted = blocks.length > 0 ? fitContext(blocks, room - toolRoom, context.commit) : { section: null, stats: NO_CONTEXT };
+  const prompt = fitted.section ? buildReviewPrompt({ ...base, chunk, chunkCount, codeContext: fitted.section, tools: context.tools }) : bare;
+  const tools = context.tools && context.index ? reviewTools(context.index, chunk.index, room - fitted.stats.tokens, context.toolCalls) : undefined;
+  const withoutTools = tools ? buildReviewPrompt({ ...base, chunk, chunkCount, codeContext: fitted.section }) : undefined;
+  let review = await askForReview(choice.model, prompt, { tools, withoutTools });
   if (base.mode === 'deep' && review.comments.length > 0) {
     // A second look: the model re-checks each finding against the code and drops what it rejects.
     // The first pass is paid for: a verification that fails keeps its findings, marked unverified.
-    const prompt = buildVerificationPrompt({ findings: review.comments, chunk, fileContext: base.fileContext, settings: base.settings });
-    const verified = await askForVerification(choice.meteredAs({ kind: 'verification' }), prompt).then(
+    const input = { findings: review.comments, chunk, settings: base.settings };
+    const bareVerification = buildVerificationPrompt(input);
+    const verificationContext = blocks.length > 0 ? fitContext(blocks, context.room(bareVerification), context.commit).section : null;
+    const verificationPrompt = verificationContext ? buildVerificationPrompt({ ...input, codeContext: verificationContext }) : bareVerification;
+    const verified = await askForVerification(choice.meteredAs({ kind: 'verification' }), verificationPrompt).then(
       (verification) => applyVerification(review.comments, verification),
       (error: unknown) => {
         log.warn({ err: error, chunk: chunk.index }, 'the verification failed: findings kept unverified');
@@ -167,32 +239,32 @@ async function reviewChunk(
     );
     review = { ...review, comments: verified.findings };
   }
-  return { review, changedLines: chunk.changedLines };
+  return { review, changedLines: chunk.changedLines, context: fitted.stats };
+}
+
+/** The chunk's context blocks; a file the reviewer cannot read costs its context, never the review. */
+async function chunkBlocks(log: Logger, context: ChunkContext, chunk: ReviewChunk): Promise<ContextBlock[]> {
+  try {
+    return await gatherChunkContext(context.index!, changedLinesOf(chunk), context.wanted);
+  } catch (error) {
+    log.warn({ err: error, chunk: chunk.index }, 'the code around a chunk could not be read: reviewed with its diff alone');
+    return [];
+  }
 }
 
 /**
- * Deep mode: the changed files' full new content, in diff order, as many as fit in the budget. Files
- * are fetched one by one until the budget is nearly used or `MAX_CONTEXT_FILES` were fetched: a
- * large pull request would otherwise cost a GitHub request per file for context that cannot fit.
+ * The head commit's code (decisions.md §11), read with the diff's token. A snapshot that cannot be
+ * built (the code host refusing, a network failure) never fails the review: it goes on with the
+ * diff alone and says why in its overview.
  */
-async function fullFiles(deps: ReviewStepDeps, pr: PullRequest, owner: User, review: Review, paths: string[], tokenBudget: number): Promise<FileContext[]> {
-  const ref = review.headSha ?? pr.headSha;
-  const files: FileContext[] = [];
-  let left = tokenBudget;
-  const reader = await deps.readers.reader(pr, owner);
-  for (const path of paths.slice(0, MAX_CONTEXT_FILES)) {
-    if (left < MIN_CONTEXT_FILE_TOKENS) break;
-    const content = await reader.fileAt(path, ref).catch((error: unknown) => {
-      // The host refusing a file will not change by retrying (as for the diff).
-      throw error instanceof FileRefusedError ? new UnrecoverableJobError(`${error.host} refused the content of ${path} (${error.message})`) : error;
-    });
-    if (content === null) continue;
-    const tokens = countTokensUpTo(content, left);
-    if (tokens > left) continue;
-    left -= tokens;
-    files.push({ path, content });
+async function openCode(deps: ReviewStepDeps, pr: PullRequest, owner: User, commit: string, changedPaths: readonly string[]): Promise<{ index?: CodeIndex; unavailable?: string }> {
+  if (!deps.code) return {};
+  try {
+    return { index: await deps.code.snapshots.open(deps.code.sourceFor(pr, owner), commit, changedPaths) };
+  } catch (error) {
+    deps.log.warn({ err: error, pullRequestId: pr.id }, 'the repository snapshot could not be read: reviewing the diff alone');
+    return { unavailable: error instanceof Error ? error.message.slice(0, 200) : 'unknown error' };
   }
-  return files;
 }
 
 function previousFindings(review: Review) {

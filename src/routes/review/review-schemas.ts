@@ -69,6 +69,17 @@ export const informationItem = z.object({
   skippedFiles: z.array(z.object({ path: z.string(), reason: z.string() })),
   /** What was wrong in the repository's `.ai-review.yml`, each with its line. */
   configProblems: z.array(z.object({ line: z.number().int(), message: z.string() })),
+  /** What the latest run read besides the diff: blocks shown, tool calls, their tokens, and where the code came from. */
+  context: z
+    .object({
+      scopes: z.number().int(),
+      definitions: z.number().int(),
+      callers: z.number().int(),
+      toolCalls: z.number().int(),
+      tokens: z.number().int(),
+      snapshot: z.enum(['tarball', 'files', 'none']),
+    })
+    .nullable(),
 });
 
 export const findingParams = z.object({

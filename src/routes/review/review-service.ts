@@ -8,6 +8,7 @@ import type { FindingFeedbackRepository } from '../../repositories/finding-feedb
 import type { PublicationService } from '../../publishing/publication-service.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
 import { countBySeverity, scoreReview } from '../../review/findings/score.js';
+import type { ReviewContextSummary } from '../../review/pipeline/review-step.js';
 import type { informationItem, listItem } from './review-schemas.js';
 
 export const DASHBOARD_SIZE = 3;
@@ -17,6 +18,7 @@ interface RawReview {
   comments?: Array<{ id?: string }>;
   skippedFiles?: Array<{ path: string; reason: string }>;
   configProblems?: Array<{ line: number; message: string }>;
+  context?: ReviewContextSummary;
 }
 
 export class ReviewService {
@@ -69,6 +71,8 @@ export class ReviewService {
         triggeredBy: review?.triggedBy ?? null,
         skippedFiles: raw?.skippedFiles ?? [],
         configProblems: raw?.configProblems ?? [],
+        // What the latest run's prompts held besides the diff (decisions.md §11); null before a run completes.
+        context: raw?.context ?? null,
         publication: await this.deps.publishing.view(pr, review),
       },
     ];

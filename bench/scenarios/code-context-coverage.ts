@@ -1,0 +1,215 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { CodeIndex } from '../../src/code-context/code-index.js';
+import { definitionsNamed } from '../../src/code-context/find-symbols.js';
+import { gatherChunkContext } from '../../src/code-context/gather-context.js';
+import { outlineFile } from '../../src/code-context/outline-file.js';
+import type { CodeSymbol } from '../../src/code-context/outline-types.js';
+import { RepositorySnapshot } from '../../src/code-context/snapshot/repository-snapshot.js';
+import { fitContext } from '../../src/review/ask/context-section.js';
+import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens, PROMPT_SLACK } from '../../src/review/ask/prompts.js';
+import { toolRoomOf } from '../../src/review/ask/review-tools.js';
+import { changedLinesOf } from '../../src/review/prepare/chunk-lines.js';
+import type { ReviewChunk } from '../../src/review/prepare/chunking.js';
+import { prepareReview } from '../../src/review/prepare/prepare-review.js';
+import { countTokens } from '../../src/review/prepare/tokens.js';
+import { percentile } from '../lib/stats.js';
+import { report } from '../lib/report.js';
+
+const CONTEXT_LENGTH = 32_000;
+const COMMITS = Number(process.env.CODE_CONTEXT_COMMITS ?? 30);
+const MAX_CHANGED_LINES = 400;
+const MAX_FUNCTION_LINES = 120;
+/** As the review step: the share of the context kept for code when the diff is split. */
+const SHARE = { focused: 0.2, deep: 0.3 } as const;
+type Mode = keyof typeof SHARE;
+
+interface Tally {
+  scoped: number;
+  scopedHit: number;
+  existing: number;
+  existingHit: number;
+  called: number;
+  calledHit: number;
+  baseScopedHit: number;
+  baseCalledHit: number;
+  tokensPerLine: number[];
+  baseTokensPerLine: number[];
+}
+
+const emptyTally = (): Tally => ({ scoped: 0, scopedHit: 0, existing: 0, existingHit: 0, called: 0, calledHit: 0, baseScopedHit: 0, baseCalledHit: 0, tokensPerLine: [], baseTokensPerLine: [] });
+
+/** Lines shown per path: the diff's new-file lines and the numbered lines of the context blocks. */
+function shownLines(chunk: ReviewChunk, section: string | null): Map<string, Set<number>> {
+  const shown = new Map<string, Set<number>>();
+  const add = (path: string, line: number) => (shown.get(path) ?? shown.set(path, new Set()).get(path)!).add(line);
+  for (const segment of chunk.segments) {
+    for (const slice of segment.slices) {
+      const lines = segment.file.hunks[slice.hunk]!.lines.slice(slice.from, slice.to);
+      for (const line of lines) if (line.newLine !== undefined) add(segment.file.path, line.newLine);
+    }
+  }
+  let path: string | undefined;
+  for (const line of (section ?? '').split('\n')) {
+    const open = /^<context kind="\w+" path=("(?:[^"\\]|\\.)*")/.exec(line);
+    if (open) path = JSON.parse(open[1]!) as string;
+    else if (line === '</context>') path = undefined;
+    else if (path) {
+      const numbered = /^(\d+) /.exec(line);
+      if (numbered) add(path, Number(numbered[1]));
+    }
+  }
+  return shown;
+}
+
+const covers = (shown: Map<string, Set<number>> | undefined, path: string, from: number, to: number) => {
+  const lines = shown?.get(path);
+  if (!lines) return false;
+  for (let line = from; line <= to; line++) if (!lines.has(line)) return false;
+  return true;
+};
+
+function listFiles(root: string, folder = root): Array<{ path: string; size: number }> {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const full = join(folder, entry.name);
+    if (entry.isDirectory()) return listFiles(root, full);
+    return entry.isFile() ? [{ path: relative(root, full), size: statSync(full).size }] : [];
+  });
+}
+
+async function measureCommit(repo: string, commit: string, tallies: Record<Mode, Tally>) {
+  const git = (...args: string[]) => execFileSync('git', ['--git-dir', repo, ...args], { encoding: 'utf8', maxBuffer: 256 << 20 });
+  const diff = git('diff', `${commit}^`, commit);
+  const folder = mkdtempSync(join(tmpdir(), 'coverage-'));
+  try {
+    execFileSync('sh', ['-c', `git --git-dir "$0" archive "$1" | tar -x -C "$2"`, repo, commit, folder]);
+    const index = new CodeIndex(new RepositorySnapshot('tarball', commit, folder, listFiles(folder), undefined));
+    const before = async (path: string) => {
+      try {
+        const result = await outlineFile(path, git('show', `${commit}^:${path}`));
+        return result.ok ? result.outline : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    for (const mode of ['focused', 'deep'] as const) {
+      const tally = tallies[mode];
+      const base = { mode, pullRequest: { title: 'commit' } };
+      const prepared = prepareReview(diff, {
+        tokenBudget: ({ skipped, reviewable }) => {
+          const overhead = promptOverheadTokens({ ...base, skipped, reviewablePaths: reviewable.map((file) => file.path), chunkCount: 2 });
+          return Math.max(256, CONTEXT_LENGTH - overhead - DEFAULT_OUTPUT_RESERVE[mode] - Math.floor(CONTEXT_LENGTH * SHARE[mode]));
+        },
+      });
+      const reviewablePaths = prepared.reviewable.map((file) => file.path);
+      let tokens = 0;
+      let baseTokens = 0;
+      let changedCount = 0;
+      for (const chunk of prepared.chunks) {
+        const input = { ...base, chunk, chunkCount: prepared.chunks.length, skipped: prepared.skipped, reviewablePaths, tools: mode === 'deep' };
+        const bare = buildReviewPrompt(input);
+        const room = CONTEXT_LENGTH - countTokens(bare.system) - countTokens(bare.prompt) - DEFAULT_OUTPUT_RESERVE[mode] - PROMPT_SLACK;
+        const toolRoom = mode === 'deep' ? toolRoomOf(room) : 0;
+        const changed = changedLinesOf(chunk);
+        const blocks = await gatherChunkContext(index, changed, { definitions: true, callers: mode === 'deep' });
+        const fitted = fitContext(blocks, room - toolRoom, commit);
+        const built = buildReviewPrompt({ ...input, codeContext: fitted.section });
+        tokens += countTokens(built.system) + countTokens(built.prompt);
+        baseTokens += countTokens(bare.system) + countTokens(bare.prompt);
+        const shown = shownLines(chunk, fitted.section);
+        const diffOnly = shownLines(chunk, null);
+        const symbols = (await index.symbolIndex()).definitions;
+        for (const file of changed) {
+          const outline = await index.outline(file.path);
+          if (!outline?.ok) continue;
+          const old = await before(file.path);
+          const added = new Set(chunk.segments.filter((segment) => segment.file.path === file.path).flatMap((segment) => segment.slices.flatMap((slice) => segment.file.hunks[slice.hunk]!.lines.slice(slice.from, slice.to).filter((line) => line.kind === 'add').map((line) => line.newLine!))));
+          changedCount += added.size;
+          for (const line of added) {
+            const scope = outline.outline.symbols
+              .filter((symbol) => (symbol.kind === 'function' || symbol.kind === 'method') && symbol.startLine <= line && symbol.endLine >= line)
+              .sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
+            if (!scope || scope.endLine - scope.startLine + 1 > MAX_FUNCTION_LINES) continue;
+            const hit = covers(shown, file.path, scope.startLine, scope.endLine);
+            tally.scoped++;
+            if (hit) tally.scopedHit++;
+            else if (process.env.CODE_CONTEXT_DEBUG && mode === 'focused') console.log('miss', commit.slice(0, 8), file.path, line, scope.name || '(anonymous)', `${scope.startLine}-${scope.endLine}`, blocks.filter((b) => b.path === file.path).map((b) => `${b.label} ${b.startLine}-${b.endLine}`).join('; '), 'room', room);
+            if (covers(diffOnly, file.path, scope.startLine, scope.endLine)) tally.baseScopedHit++;
+            if (old && definitionsNamed(old, scope.name).length > 0) {
+              tally.existing++;
+              if (hit) tally.existingHit++;
+            }
+          }
+          const called = new Set(outline.outline.references.filter((reference) => reference.kind === 'call' && added.has(reference.line)).map((reference) => reference.name));
+          for (const name of called) {
+            if (definitionsNamed(outline.outline, name).length > 0) continue;
+            // Only a name defined once in the repository, elsewhere: its definition is unambiguous.
+            const elsewhere: Array<{ path: string; symbol: CodeSymbol }> = (symbols.get(name) ?? []).filter((entry) => entry.path !== file.path);
+            if (elsewhere.length !== 1) continue;
+            const { path, symbol } = elsewhere[0]!;
+            tally.called++;
+            if (process.env.CODE_CONTEXT_DEBUG && mode === 'focused') console.log('call', commit.slice(0, 8), file.path, name, path, symbol.startLine);
+            if (covers(shown, path, symbol.startLine, symbol.startLine)) tally.calledHit++;
+            if (covers(diffOnly, path, symbol.startLine, symbol.startLine)) tally.baseCalledHit++;
+          }
+        }
+      }
+      if (changedCount > 0) {
+        tally.tokensPerLine.push(tokens / changedCount);
+        tally.baseTokensPerLine.push(baseTokens / changedCount);
+      }
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The issue's coverage table on real commits: `CODE_CONTEXT_REPOS=<git dir>[:<pathspec>],…` (for
+ * example `/mirrors/requests.git:src/requests,/mirrors/express.git:lib`); the last
+ * `CODE_CONTEXT_COMMITS` (30) non-merge commits touching the pathspec with at most 400 changed
+ * lines are each reviewed as a focused and a deep review at 32k would prepare them (no model call).
+ * Reports, per mode: changed lines inside a function of at most 120 lines whose whole function is in
+ * the prompt (all, and only functions that existed before), calls on changed lines to a function
+ * defined once elsewhere in the repository whose definition line is in the prompt, and the median
+ * prompt tokens per changed line; `base` is the same with the diff alone. `CODE_CONTEXT_DEBUG=1` lists
+ * the focused misses.
+ */
+export async function codeContextCoverageBench() {
+  const repos = (process.env.CODE_CONTEXT_REPOS ?? '').split(',').filter(Boolean);
+  if (repos.length === 0) {
+    console.log('code-context-coverage: set CODE_CONTEXT_REPOS=<git dir>[:<pathspec>],… to measure');
+    return;
+  }
+  for (const entry of repos) {
+    const [repo, pathspec = '.'] = entry.split(':') as [string, string?];
+    const log = execFileSync('git', ['--git-dir', repo, 'log', '--no-merges', '--format=%H', '--numstat', '-n', '400', '--', pathspec], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const commits: string[] = [];
+    for (const block of log.split(/\n(?=[0-9a-f]{40}\n)/)) {
+      const [sha, ...stats] = block.trim().split('\n');
+      const changed = stats.filter(Boolean).reduce((sum, line) => sum + (Number(line.split('\t')[0]) || 0) + (Number(line.split('\t')[1]) || 0), 0);
+      if (sha && changed > 0 && changed <= MAX_CHANGED_LINES) commits.push(sha);
+      if (commits.length >= COMMITS) break;
+    }
+    const tallies = { focused: emptyTally(), deep: emptyTally() };
+    for (const commit of commits) await measureCommit(repo, commit, tallies);
+    for (const mode of ['focused', 'deep'] as const) {
+      const tally = tallies[mode];
+      const share = (hit: number, all: number) => (all === 0 ? 'n/a' : `${((100 * hit) / all).toFixed(0)}%`);
+      report(`coverage ${repo.split('/').slice(-2, -1)[0] ?? repo} ${mode}`, {
+        commits: commits.length,
+        wholeFunction: share(tally.scopedHit, tally.scoped),
+        ofLines: tally.scoped,
+        existedBefore: share(tally.existingHit, tally.existing),
+        baseWholeFunction: share(tally.baseScopedHit, tally.scoped),
+        calledDefinition: share(tally.calledHit, tally.called),
+        ofCalls: tally.called,
+        baseCalledDefinition: share(tally.baseCalledHit, tally.called),
+        tokensPerLine: percentile(tally.tokensPerLine, 50),
+        baseTokensPerLine: percentile(tally.baseTokensPerLine, 50),
+      });
+    }
+  }
+}

@@ -1,0 +1,149 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { languageForPath } from './language-specs.js';
+import { outlineFile, splitLines } from './outline-file.js';
+import type { CodeSymbol, OutlineResult } from './outline-types.js';
+import type { RepositorySnapshot } from './snapshot/repository-snapshot.js';
+
+/** A definition found in the repository. */
+export interface IndexedSymbol {
+  path: string;
+  symbol: CodeSymbol;
+}
+
+/** A line of the repository that calls a name. */
+export interface IndexedCall {
+  path: string;
+  line: number;
+}
+
+export interface SymbolIndex {
+  definitions: Map<string, IndexedSymbol[]>;
+  calls: Map<string, IndexedCall[]>;
+  /** False when the limits stopped the build: a name not found may still exist. */
+  complete: boolean;
+}
+
+export interface CodeIndexLimits {
+  /** Files the symbol index outlines at most (a huge monorepo is indexed in part). */
+  maxIndexedFiles: number;
+  /** Time the symbol index may take to build, once per snapshot. */
+  indexTimeMs: number;
+}
+
+export const DEFAULT_CODE_INDEX_LIMITS: CodeIndexLimits = { maxIndexedFiles: 5_000, indexTimeMs: 10_000 };
+/** Text kept in memory per snapshot for `lines` (least recently used out first). */
+const MAX_CACHED_CHARS = 8 * 1024 * 1024;
+/** The event loop gets a turn after this many files, so a worker's other jobs and heartbeats go on. */
+const YIELD_EVERY = 16;
+
+/**
+ * What the reviewer knows of one snapshot's code: each file's outline (parsed once, kept for every
+ * chunk and every review of the commit), and the repository's symbol index (every definition and
+ * call site by name), built on first use. The index is built only for a whole snapshot (`tarball`):
+ * in `files` mode it would read the repository file by file from the code host.
+ */
+export class CodeIndex {
+  private readonly outlines = new Map<string, Promise<OutlineResult | null>>();
+  private symbols: Promise<SymbolIndex> | undefined;
+  private readonly texts = new Map<string, { lines: readonly string[]; chars: number }>();
+  private cachedChars = 0;
+
+  constructor(
+    readonly snapshot: RepositorySnapshot,
+    private readonly limits: CodeIndexLimits = DEFAULT_CODE_INDEX_LIMITS,
+  ) {}
+
+  /** The file's text at the commit (null when the snapshot does not hold it). */
+  readFile(path: string): Promise<string | null> {
+    return this.snapshot.readFile(path);
+  }
+
+  /**
+   * The file's lines, from a small cache: a chunk's definitions often sit in the same few files,
+   * and reading them again for each cost more than finding them.
+   */
+  async lines(path: string): Promise<readonly string[] | null> {
+    const cached = this.texts.get(path);
+    if (cached) {
+      this.texts.delete(path);
+      this.texts.set(path, cached);
+      return cached.lines;
+    }
+    const text = await this.snapshot.readFile(path);
+    if (text === null) return null;
+    const lines = splitLines(text);
+    this.texts.set(path, { lines, chars: text.length });
+    this.cachedChars += text.length;
+    for (const [oldest, entry] of this.texts) {
+      if (this.cachedChars <= MAX_CACHED_CHARS || this.texts.size <= 1) break;
+      this.texts.delete(oldest);
+      this.cachedChars -= entry.chars;
+    }
+    return lines;
+  }
+
+  /** The file's outline, or null when the snapshot does not hold it; a failed outline says why. */
+  outline(path: string): Promise<OutlineResult | null> {
+    let outline = this.outlines.get(path);
+    if (!outline) {
+      outline = this.snapshot.readFile(path).then((text) => (text === null ? null : outlineFile(path, text)));
+      this.outlines.set(path, outline);
+    }
+    return outline;
+  }
+
+  /** Every definition and call of the repository by name; empty in `files` mode. */
+  symbolIndex(): Promise<SymbolIndex> {
+    this.symbols ??= this.buildSymbolIndex();
+    return this.symbols;
+  }
+
+  private async buildSymbolIndex(): Promise<SymbolIndex> {
+    const index: SymbolIndex = { definitions: new Map(), calls: new Map(), complete: true };
+    if (this.snapshot.mode !== 'tarball') return { ...index, complete: false };
+    const deadline = performance.now() + this.limits.indexTimeMs;
+    const parsed = this.snapshot.files.filter((file) => languageForPath(file.path) !== undefined);
+    if (parsed.length > this.limits.maxIndexedFiles) index.complete = false;
+    for (const [position, file] of parsed.slice(0, this.limits.maxIndexedFiles).entries()) {
+      if (performance.now() > deadline) {
+        index.complete = false;
+        break;
+      }
+      if (position % YIELD_EVERY === 0) await yieldToLoop();
+      const result = await this.outline(file.path);
+      if (!result?.ok) continue;
+      for (const symbol of result.outline.symbols) if (symbol.name) push(index.definitions, symbol.name, { path: file.path, symbol });
+      for (const reference of result.outline.references) if (reference.kind === 'call') push(index.calls, reference.name, { path: file.path, line: reference.line });
+    }
+    return index;
+  }
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** Indexes of the snapshots used lately, so the chunks and reviews of one commit parse its files once. */
+export class CodeIndexCache {
+  private readonly indexes = new Map<string, CodeIndex>();
+
+  constructor(
+    private readonly size = 4,
+    private readonly limits: CodeIndexLimits = DEFAULT_CODE_INDEX_LIMITS,
+  ) {}
+
+  for(key: string, snapshot: RepositorySnapshot): CodeIndex {
+    let index = this.indexes.get(key);
+    if (index && index.snapshot.mode === snapshot.mode) {
+      // Most recently used last (a Map keeps insertion order).
+      this.indexes.delete(key);
+    } else {
+      index = new CodeIndex(snapshot, this.limits);
+    }
+    this.indexes.set(key, index);
+    while (this.indexes.size > this.size) this.indexes.delete(this.indexes.keys().next().value!);
+    return index;
+  }
+}

@@ -1,0 +1,142 @@
+import type { CodeIndex } from './code-index.js';
+import { distinctVariants, lineRange, renderLines, type ContextBlock } from './context-block.js';
+import { definitionsNamed, enclosingScope } from './find-symbols.js';
+import { languageForPath } from './language-specs.js';
+import type { CodeSymbol, FileOutline } from './outline-types.js';
+import { resolveImport } from './resolve-imports.js';
+
+/** A definition's body is shown when it is at most this long; longer ones show their signature and doc. */
+const SHORT_BODY_LINES = 40;
+/** Definitions of one name at most: more would be a guess between unrelated namesakes. */
+const MAX_DEFINITIONS_PER_NAME = 2;
+/** A name defined in more files of the index than this is too common to tell which one is meant. */
+const MAX_INDEX_CANDIDATES = 3;
+const MAX_NAMES_PER_CHUNK = 40;
+/** Deep mode: call sites per changed function, and lines shown around each. */
+const CALLERS_PER_FUNCTION = 3;
+const MAX_CALLER_BLOCKS = 8;
+const CALLER_WINDOW = 3;
+
+/** A changed file's outline and the names its changed lines use. */
+export interface ChangedOutline {
+  path: string;
+  outline: FileOutline;
+  changed: readonly number[];
+  /** Lines already shown (its scopes): a definition inside them is not repeated. */
+  shown: ReadonlyArray<[number, number]>;
+}
+
+/**
+ * The definitions of what the changed lines call or name as types, outside the code already shown:
+ * through the file's imports first, then in the same file, then in the repository's symbol index.
+ */
+export async function definitionBlocks(index: CodeIndex, files: readonly ChangedOutline[]): Promise<ContextBlock[]> {
+  const blocks: ContextBlock[] = [];
+  const seen = new Set<string>();
+  let names = 0;
+  for (const file of files) {
+    const changed = new Set(file.changed);
+    const used = [...new Set(file.outline.references.filter((reference) => changed.has(reference.line)).map((reference) => reference.name))];
+    const imported = importedFiles(index, file);
+    for (const name of used) {
+      if (names++ >= MAX_NAMES_PER_CHUNK) return blocks;
+      const found = await findDefinitions(index, file, name, imported);
+      for (const { path, symbol } of found) {
+        const key = `${path}:${symbol.startLine}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const lines = await index.lines(path);
+        if (lines !== null) blocks.push(definitionBlock(path, lines, symbol));
+      }
+    }
+  }
+  return blocks;
+}
+
+async function findDefinitions(index: CodeIndex, file: ChangedOutline, name: string, imported: Promise<ImportedFiles>): Promise<Array<{ path: string; symbol: CodeSymbol }>> {
+  const { byName, modules } = await imported;
+  // `import {a} from './x'` names the file; `import x` / Go packages / `use` of a module may hold it.
+  for (const candidates of [byName.get(name) ?? [], modules]) {
+    const found: Array<{ path: string; symbol: CodeSymbol }> = [];
+    for (const path of candidates) {
+      const outline = await index.outline(path);
+      if (outline?.ok) for (const symbol of definitionsNamed(outline.outline, name)) found.push({ path, symbol });
+    }
+    if (found.length > 0) return found.slice(0, MAX_DEFINITIONS_PER_NAME);
+  }
+  const local = definitionsNamed(file.outline, name).filter((symbol) => !file.shown.some(([from, to]) => symbol.startLine >= from && symbol.endLine <= to));
+  if (local.length > 0) return local.slice(0, MAX_DEFINITIONS_PER_NAME).map((symbol) => ({ path: file.path, symbol }));
+  if (definitionsNamed(file.outline, name).length > 0) return [];
+  const indexed = (await index.symbolIndex()).definitions.get(name) ?? [];
+  const language = languageForPath(file.path);
+  const sameLanguage = indexed.filter((entry) => entry.path !== file.path && languageForPath(entry.path) === language);
+  const files = new Set(sameLanguage.map((entry) => entry.path));
+  return files.size > 0 && files.size <= MAX_INDEX_CANDIDATES ? sameLanguage.slice(0, MAX_DEFINITIONS_PER_NAME) : [];
+}
+
+interface ImportedFiles {
+  /** Files an import binding the name resolves to. */
+  byName: Map<string, string[]>;
+  /** Files of imports that bind no single name (`import x`, Go packages, `use a::b`). */
+  modules: string[];
+}
+
+async function importedFiles(index: CodeIndex, file: ChangedOutline): Promise<ImportedFiles> {
+  const byName = new Map<string, string[]>();
+  const modules = new Set<string>();
+  for (const item of file.outline.imports) {
+    const resolved = resolveImport(file.path, item, file.outline.language, index.snapshot.index);
+    if (resolved.length === 0) continue;
+    for (const name of item.names) byName.set(name, [...(byName.get(name) ?? []), ...resolved]);
+    // A module import's names are the module itself (`import os.path`): what it defines may be called.
+    for (const path of resolved) modules.add(path);
+  }
+  return { byName, modules: [...modules] };
+}
+
+/** Its doc comment and signature, and its body when short. */
+export function definitionBlock(path: string, lines: readonly string[], symbol: CodeSymbol): ContextBlock {
+  const start = Math.min(symbol.startLine, symbol.docStartLine ?? symbol.startLine);
+  const docAndHeader = [...lineRange(start, symbol.headerEndLine, lines.length), ...lineRange(symbol.docStartLine ?? 0, symbol.docEndLine ?? -1, lines.length)];
+  const whole = symbol.endLine - symbol.headerEndLine <= SHORT_BODY_LINES ? renderLines(lines, lineRange(start, symbol.endLine, lines.length)) : undefined;
+  const signature = renderLines(lines, [...new Set(docAndHeader)].sort((a, b) => a - b));
+  return {
+    kind: 'definition',
+    path,
+    startLine: start,
+    endLine: whole === undefined ? symbol.headerEndLine : symbol.endLine,
+    label: `definition of ${symbol.container ? `${symbol.container}.` : ''}${symbol.name}`,
+    variants: distinctVariants([whole, signature]),
+  };
+}
+
+/**
+ * Deep mode: where the functions and methods the change alters are called elsewhere, a few call
+ * sites each with the lines around them and the header of the function they sit in.
+ */
+export async function callerBlocks(index: CodeIndex, changedFunctions: ReadonlyArray<{ path: string; symbol: CodeSymbol }>): Promise<ContextBlock[]> {
+  if (changedFunctions.length === 0) return [];
+  const { calls } = await index.symbolIndex();
+  const blocks: ContextBlock[] = [];
+  for (const { path, symbol } of changedFunctions) {
+    const sites = (calls.get(symbol.name) ?? []).filter((site) => !(site.path === path && site.line >= symbol.startLine && site.line <= symbol.endLine));
+    for (const site of sites.slice(0, CALLERS_PER_FUNCTION)) {
+      if (blocks.length >= MAX_CALLER_BLOCKS) return blocks;
+      const lines = await index.lines(site.path);
+      const outline = await index.outline(site.path);
+      if (lines === null) continue;
+      const around = lineRange(site.line - CALLER_WINDOW, site.line + CALLER_WINDOW, lines.length);
+      const caller = outline?.ok ? enclosingScope(outline.outline, site.line, site.line) : undefined;
+      const header = caller ? lineRange(caller.startLine, caller.headerEndLine, lines.length) : [];
+      blocks.push({
+        kind: 'caller',
+        path: site.path,
+        startLine: Math.min(around[0] ?? site.line, header[0] ?? site.line),
+        endLine: around.at(-1) ?? site.line,
+        label: `call of ${symbol.name}${caller ? ` in ${caller.name}` : ''}`,
+        variants: distinctVariants([renderLines(lines, [...new Set([...header, ...around])].sort((a, b) => a - b))]),
+      });
+    }
+  }
+  return blocks;
+}
