@@ -281,52 +281,48 @@ export class ReviewRepository {
    * CTEs), so all of it commits together without begin/commit round trips. The run's mode, or
    * undefined when it is no longer current.
    */
-  private updateRun(
+  private async updateRun(
     id: string,
     runId: string,
     changes: RunChanges,
     { pullRequest, relaxed = false, finished = false }: { pullRequest?: QuietPullRequestChanges; relaxed?: boolean; finished?: boolean },
   ): Promise<ReviewMode | undefined> {
-    const write = async (db: Pick<Database, '$with' | 'with' | 'update' | 'insert'>) => {
-      const run = db.$with('run').as(
-        db
-          .update(reviews)
-          .set(changes)
-          .where(and(eq(reviews.id, id), eq(reviews.runId, runId), eq(reviews.status, 'pending')))
-          .returning({ id: reviews.id, mode: reviews.mode, userId: reviews.userId, status: reviews.status, startedAt: reviews.startedAt, completedAt: reviews.completedAt, duration: reviews.duration }),
-      );
-      const sideWrites = [];
-      if (pullRequest !== undefined) {
-        sideWrites.push(db.$with('pull_request').as(db.update(pullRequests).set(quietly(pullRequest)).from(run).where(eq(pullRequests.id, run.id))));
-      }
-      // A finished run joins the usage history of review runs (decisions.md §14); columns in the table's order.
-      if (finished) {
-        const row = (qb: QueryBuilder) =>
-          qb
-            .select({
-              runId: sql<string>`${runId}::uuid`.as('run_id'),
-              userId: run.userId,
-              reviewId: run.id,
-              mode: run.mode,
-              status: sql<'completed' | 'failed'>`${run.status}`.as('status'),
-              startedAt: run.startedAt,
-              completedAt: sql<Date>`${run.completedAt}`.as('completed_at'),
-              durationMs: run.duration,
-            })
-            .from(run);
-        sideWrites.push(db.$with('finished_run').as(db.insert(reviewRuns).select(row).onConflictDoNothing()));
-      }
-      const [row] = await db
-        .with(run, ...sideWrites)
-        .select({ mode: run.mode })
-        .from(run);
-      return row?.mode;
-    };
-    if (!relaxed) return write(this.db);
-    return this.db.transaction(async (tx) => {
-      await tx.execute(sql`set local synchronous_commit = off`);
-      return write(tx);
-    });
+    const db = this.db;
+    const run = db.$with('run').as(
+      db
+        .update(reviews)
+        .set(changes)
+        .where(and(eq(reviews.id, id), eq(reviews.runId, runId), eq(reviews.status, 'pending')))
+        .returning({ id: reviews.id, mode: reviews.mode, userId: reviews.userId, status: reviews.status, startedAt: reviews.startedAt, completedAt: reviews.completedAt, duration: reviews.duration }),
+    );
+    const sideWrites = [];
+    if (pullRequest !== undefined) {
+      sideWrites.push(db.$with('pull_request').as(db.update(pullRequests).set(quietly(pullRequest)).from(run).where(eq(pullRequests.id, run.id))));
+    }
+    // A finished run joins the usage history of review runs (decisions.md §14); columns in the table's order.
+    if (finished) {
+      const row = (qb: QueryBuilder) =>
+        qb
+          .select({
+            runId: sql<string>`${runId}::uuid`.as('run_id'),
+            userId: run.userId,
+            reviewId: run.id,
+            mode: run.mode,
+            status: sql<'completed' | 'failed'>`${run.status}`.as('status'),
+            startedAt: run.startedAt,
+            completedAt: sql<Date>`${run.completedAt}`.as('completed_at'),
+            durationMs: run.duration,
+          })
+          .from(run);
+      sideWrites.push(db.$with('finished_run').as(db.insert(reviewRuns).select(row).onConflictDoNothing()));
+    }
+    // `relaxed`: the statement is its own transaction, so a transaction-local setting made in it
+    // applies to its commit, without a begin/set/commit of three round trips.
+    const [row] = await db
+      .with(run, ...sideWrites)
+      .select({ mode: run.mode, ...(relaxed ? { relaxed: sql`set_config('synchronous_commit', 'off', true)` } : {}) })
+      .from(run);
+    return row?.mode;
   }
 }
 
