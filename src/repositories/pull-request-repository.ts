@@ -125,16 +125,15 @@ export const ownedPullRequest = (userId: string, selector: PullRequestSelector) 
  * touching `updatedAt`: that is GitHub's time, which orders the lists, so such a change must not
  * move the pull request.
  */
-export async function updatePullRequestQuietly(
-  executor: Executor,
-  id: string,
-  changes: Partial<Pick<PullRequest, 'diffContent' | 'reviewStatus'>>,
-): Promise<void> {
-  await executor
-    .update(pullRequests)
-    .set({ ...changes, updatedAt: sql`${pullRequests.updatedAt}` })
-    .where(eq(pullRequests.id, id));
+export async function updatePullRequestQuietly(executor: Executor, id: string, changes: QuietPullRequestChanges): Promise<void> {
+  await executor.update(pullRequests).set(quietly(changes)).where(eq(pullRequests.id, id));
 }
+
+/** The service's own columns of a pull request, the only ones `updatePullRequestQuietly` changes. */
+export type QuietPullRequestChanges = Partial<Pick<PullRequest, 'diffContent' | 'reviewStatus'>>;
+
+/** The `set` of a quiet change (see `updatePullRequestQuietly`), for a statement that writes more. */
+export const quietly = (changes: QuietPullRequestChanges) => ({ ...changes, updatedAt: sql`${pullRequests.updatedAt}` });
 
 export class PullRequestRepository {
   private readonly db: Database;

@@ -1,5 +1,5 @@
 import { and, desc, eq, sql, type Placeholder } from 'drizzle-orm';
-import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import type { PgUpdateSetSource, QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Database, DatabaseHandle } from '../db/database.js';
 import type { CodeHostProvider } from '../code-hosts/code-host.js';
 import { apiPrIdSql, isoTime, jsonObject, literalCount } from '../db/json-page.js';
@@ -22,7 +22,7 @@ import {
   type WorkspaceSettings,
 } from '../db/schema/index.js';
 import type { ScorableReview } from '../review/findings/score.js';
-import { ownedPullRequest, updatePullRequestQuietly } from './pull-request-repository.js';
+import { ownedPullRequest, quietly, updatePullRequestQuietly, type QuietPullRequestChanges } from './pull-request-repository.js';
 
 export interface ManualRun {
   pullRequestId: string;
@@ -283,34 +283,52 @@ export class ReviewRepository {
 
   /**
    * Every write of a run: applied only while the run is current (its id, still pending), with the
-   * pull request's side in the same commit. The run's mode, or undefined when it is no longer current.
+   * pull request's side and, for a finished run, its `review_runs` row. One statement (data-modifying
+   * CTEs), so all of it commits together without begin/commit round trips. The run's mode, or
+   * undefined when it is no longer current.
    */
-  private updateRun(
+  private async updateRun(
     id: string,
     runId: string,
     changes: RunChanges,
-    {
-      pullRequest,
-      relaxed = false,
-      finished = false,
-    }: { pullRequest?: Parameters<typeof updatePullRequestQuietly>[2]; relaxed?: boolean; finished?: boolean },
+    { pullRequest, relaxed = false, finished = false }: { pullRequest?: QuietPullRequestChanges; relaxed?: boolean; finished?: boolean },
   ): Promise<ReviewMode | undefined> {
-    return this.db.transaction(async (tx) => {
-      if (relaxed) await tx.execute(sql`set local synchronous_commit = off`);
-      const rows = await tx
+    const db = this.db;
+    const run = db.$with('run').as(
+      db
         .update(reviews)
         .set(changes)
         .where(and(eq(reviews.id, id), eq(reviews.runId, runId), eq(reviews.status, 'pending')))
-        .returning({ mode: reviews.mode, userId: reviews.userId, status: reviews.status, startedAt: reviews.startedAt, completedAt: reviews.completedAt, duration: reviews.duration });
-      if (rows.length === 0) return undefined;
-      if (pullRequest !== undefined) await updatePullRequestQuietly(tx, id, pullRequest);
-      // A finished run joins the usage history of review runs (decisions.md §14).
-      const run = rows[0]!;
-      if (finished && run.completedAt !== null && run.status !== 'pending') {
-        await tx.insert(reviewRuns).values({ runId, reviewId: id, userId: run.userId, mode: run.mode, status: run.status, startedAt: run.startedAt, completedAt: run.completedAt, durationMs: run.duration }).onConflictDoNothing();
-      }
-      return rows[0]!.mode;
-    });
+        .returning({ id: reviews.id, mode: reviews.mode, userId: reviews.userId, status: reviews.status, startedAt: reviews.startedAt, completedAt: reviews.completedAt, duration: reviews.duration }),
+    );
+    const sideWrites = [];
+    if (pullRequest !== undefined) {
+      sideWrites.push(db.$with('pull_request').as(db.update(pullRequests).set(quietly(pullRequest)).from(run).where(eq(pullRequests.id, run.id))));
+    }
+    // A finished run joins the usage history of review runs (decisions.md §14); columns in the table's order.
+    if (finished) {
+      const row = (qb: QueryBuilder) =>
+        qb
+          .select({
+            runId: sql<string>`${runId}::uuid`.as('run_id'),
+            userId: run.userId,
+            reviewId: run.id,
+            mode: run.mode,
+            status: sql<'completed' | 'failed'>`${run.status}`.as('status'),
+            startedAt: run.startedAt,
+            completedAt: sql<Date>`${run.completedAt}`.as('completed_at'),
+            durationMs: run.duration,
+          })
+          .from(run);
+      sideWrites.push(db.$with('finished_run').as(db.insert(reviewRuns).select(row).onConflictDoNothing()));
+    }
+    // `relaxed`: the statement is its own transaction, so a transaction-local setting made in it
+    // applies to its commit, without a begin/set/commit of three round trips.
+    const [row] = await db
+      .with(run, ...sideWrites)
+      .select({ mode: run.mode, ...(relaxed ? { relaxed: sql`set_config('synchronous_commit', 'off', true)` } : {}) })
+      .from(run);
+    return row?.mode;
   }
 }
 

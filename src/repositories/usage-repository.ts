@@ -32,21 +32,51 @@ export class UsageRepository {
   }
 
   /**
-   * Records a generation and charges it, in one transaction, so the history and the allowance
-   * never disagree. Every write adds to its row in one statement: concurrent generations each add
-   * their own share, none read-modify-writes, so no increment is lost.
+   * Records a generation and charges it in one statement (data-modifying CTEs), atomic without a
+   * transaction: the record, its day's rollup and the counters commit together, so the history and
+   * the allowance never disagree, in one round trip. Every write adds to its row
+   * (`x = x + excluded.x`): concurrent generations each add their own share, none
+   * read-modify-writes, so no increment is lost.
    */
   async add(entry: UsageEntry): Promise<void> {
     const { userId, kind, modelId, source, pullRequestId, repositoryName, durationMs, inputTokens, outputTokens } = entry;
     const costUsd = entry.inputCost + entry.outputCost;
-    await this.db.transaction(async (tx) => {
-      const [record] = await tx
+    const record = this.db.$with('record').as(
+      this.db
         .insert(usageRecords)
         .values({ userId, kind, modelId, source, inputTokens, outputTokens, costUsd, pullRequestId, repositoryName, durationMs })
-        .returning({ at: usageRecords.at });
-      await tx
+        .returning({
+          at: usageRecords.at,
+          userId: usageRecords.userId,
+          kind: usageRecords.kind,
+          modelId: usageRecords.modelId,
+          source: usageRecords.source,
+          repositoryName: usageRecords.repositoryName,
+          inputTokens: usageRecords.inputTokens,
+          outputTokens: usageRecords.outputTokens,
+          costUsd: usageRecords.costUsd,
+        }),
+    );
+    // The record's day in UTC, as the history's ranges count days; columns in the table's order.
+    const daily = this.db.$with('daily').as(
+      this.db
         .insert(usageDaily)
-        .values({ userId, day: record!.at.toISOString().slice(0, 10), kind, modelId, source, repositoryName, generations: 1, inputTokens, outputTokens, costUsd })
+        .select(
+          (qb) => qb
+            .select({
+              userId: record.userId,
+              day: sql<string>`(${record.at} at time zone 'UTC')::date`.as('day'),
+              kind: record.kind,
+              modelId: record.modelId,
+              source: record.source,
+              repositoryName: record.repositoryName,
+              generations: sql<number>`1`.as('generations'),
+              inputTokens: record.inputTokens,
+              outputTokens: record.outputTokens,
+              costUsd: record.costUsd,
+            })
+            .from(record),
+        )
         .onConflictDoUpdate({
           target: [usageDaily.userId, usageDaily.day, usageDaily.kind, usageDaily.modelId, usageDaily.source, usageDaily.repositoryName],
           set: {
@@ -55,31 +85,32 @@ export class UsageRepository {
             outputTokens: sql`${usageDaily.outputTokens} + excluded.output_tokens`,
             costUsd: sql`${usageDaily.costUsd} + excluded.cost_usd`,
           },
-        });
-      const counters = {
-        inputCost: entry.charged ? entry.inputCost : 0,
-        outputCost: entry.charged ? entry.outputCost : 0,
-        inputTokens,
-        cachedInputTokens: entry.cachedInputTokens,
-        outputTokens,
-        reasoningTokens: entry.reasoningTokens,
-      };
-      await tx
-        .insert(usage)
-        .values({ userId, ...counters })
-        .onConflictDoUpdate({
-          target: usage.userId,
-          set: {
-            inputCost: sql`${usage.inputCost} + excluded.input_cost`,
-            outputCost: sql`${usage.outputCost} + excluded.output_cost`,
-            inputTokens: sql`${usage.inputTokens} + excluded.input_tokens`,
-            cachedInputTokens: sql`${usage.cachedInputTokens} + excluded.cached_input_tokens`,
-            outputTokens: sql`${usage.outputTokens} + excluded.output_tokens`,
-            reasoningTokens: sql`${usage.reasoningTokens} + excluded.reasoning_tokens`,
-            updatedAt: new Date(),
-          },
-        });
-    });
+        }),
+    );
+    const counters = {
+      inputCost: entry.charged ? entry.inputCost : 0,
+      outputCost: entry.charged ? entry.outputCost : 0,
+      inputTokens,
+      cachedInputTokens: entry.cachedInputTokens,
+      outputTokens,
+      reasoningTokens: entry.reasoningTokens,
+    };
+    await this.db
+      .with(record, daily)
+      .insert(usage)
+      .values({ userId, ...counters })
+      .onConflictDoUpdate({
+        target: usage.userId,
+        set: {
+          inputCost: sql`${usage.inputCost} + excluded.input_cost`,
+          outputCost: sql`${usage.outputCost} + excluded.output_cost`,
+          inputTokens: sql`${usage.inputTokens} + excluded.input_tokens`,
+          cachedInputTokens: sql`${usage.cachedInputTokens} + excluded.cached_input_tokens`,
+          outputTokens: sql`${usage.outputTokens} + excluded.output_tokens`,
+          reasoningTokens: sql`${usage.reasoningTokens} + excluded.reasoning_tokens`,
+          updatedAt: new Date(),
+        },
+      });
   }
 
   async totalCost(userId: string): Promise<number> {

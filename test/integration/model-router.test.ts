@@ -1,7 +1,7 @@
 import { generateText, streamText } from 'ai';
-import { eq } from 'drizzle-orm';
+import { count, eq, sum } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usage } from '../../src/db/schema/index.js';
+import { usage, usageDaily, usageRecords } from '../../src/db/schema/index.js';
 import { createAccount, type Account } from '../helpers/accounts.js';
 import { registerGateway, startGateway } from '../helpers/byok.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -120,11 +120,16 @@ describe('model router', () => {
     expect((await t.app.services.models.resolve({ userId: account.id, mode: 'quick' })).modelId).toBe('platform-small');
   });
 
-  it('50 concurrent platform generations add exactly 50 costs', async () => {
+  it('50 concurrent platform generations add exactly 50 costs, to the counters, the records and the daily rollup', async () => {
     const account = await createAccount(t.app, t.outbox);
     const choice = await t.app.services.models.resolve({ userId: account.id });
     await Promise.all(Array.from({ length: 50 }, (_, index) => generateText({ model: choice.model, prompt: `Hello ${index}` })));
     expect(await spent(account)).toBeCloseTo(50 * SMALL_COST, 9);
     expect(await counters(account.id)).toMatchObject({ inputTokens: 5000, outputTokens: 1000 });
+    const [records] = await t.app.db.select({ calls: count() }).from(usageRecords).where(eq(usageRecords.userId, account.id));
+    const [daily] = await t.app.db.select({ calls: sum(usageDaily.generations).mapWith(Number), cost: sum(usageDaily.costUsd).mapWith(Number) }).from(usageDaily).where(eq(usageDaily.userId, account.id));
+    expect(records).toEqual({ calls: 50 });
+    expect(daily!.calls).toBe(50);
+    expect(daily!.cost).toBeCloseTo(50 * SMALL_COST, 9);
   });
 });

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reviews } from '../../src/db/schema/index.js';
+import { pullRequests, reviewRuns, reviews } from '../../src/db/schema/index.js';
 import { createAccount, type Account } from '../helpers/accounts.js';
 import { seedUserData } from '../helpers/seed.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -107,5 +107,25 @@ describe('/review endpoints', () => {
     for (const [method, url] of [['GET', '/review/list'], ['GET', `/review/information/${seeded.prId}`], ['POST', `/review/${seeded.prId}`]] as const) {
       expect((await t.app.inject({ method, url })).statusCode).toBe(401);
     }
+  });
+
+  it('a superseded run finishing writes nothing; the current run’s end sets the status and its review_runs row together', async () => {
+    const account = await createAccount(t.app, t.outbox);
+    const seeded = await seedUserData(t.app.db, account.id);
+    const run = { pullRequestId: seeded.pullRequestId, prId: seeded.prId, userId: account.id, headSha: 'c'.repeat(40) };
+    const stale = await t.app.repos.reviews.startManual(run);
+    const current = await t.app.repos.reviews.startManual(run);
+    const state = async () => ({
+      reviewStatus: (await t.app.db.select({ status: pullRequests.reviewStatus }).from(pullRequests).where(eq(pullRequests.id, seeded.pullRequestId)))[0]!.status,
+      runs: await t.app.db.select({ runId: reviewRuns.runId, status: reviewRuns.status, userId: reviewRuns.userId }).from(reviewRuns).where(eq(reviewRuns.reviewId, seeded.pullRequestId)),
+    });
+
+    expect(await t.app.repos.reviews.fail(seeded.pullRequestId, stale, 'stale', 1)).toBe(false);
+    expect(await state()).toEqual({ reviewStatus: 'pending', runs: [] });
+
+    expect(await t.app.repos.reviews.fail(seeded.pullRequestId, current, 'model down', 1)).toBe(true);
+    expect(await state()).toEqual({ reviewStatus: 'failed', runs: [{ runId: current, status: 'failed', userId: account.id }] });
+    expect(await t.app.repos.reviews.fail(seeded.pullRequestId, current, 'again', 2)).toBe(false);
+    expect((await state()).runs).toHaveLength(1);
   });
 });
