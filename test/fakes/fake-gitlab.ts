@@ -139,6 +139,8 @@ export interface RecordedGitLabRequest {
   body: Record<string, unknown>;
   /** When it arrived (epoch milliseconds, sub-millisecond precision): benches time a step by it. */
   at: number;
+  /** When its answer was sent (same clock; NaN until then): `at`…`endedAt` is the fake's own time on it. */
+  endedAt: number;
 }
 
 let nextId = 7_000;
@@ -371,7 +373,13 @@ export class FakeGitLab {
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse) {
+    const arrivedAt = performance.timeOrigin + performance.now();
     const url = new URL(request.url ?? '/', this.url);
+    // Set once the request is recorded (its body read): the answer's end is stamped on it.
+    const recording: { request?: RecordedGitLabRequest } = {};
+    response.on('finish', () => {
+      if (recording.request !== undefined) recording.request.endedAt = performance.timeOrigin + performance.now();
+    });
     const send: Send = (status, payload, headers = {}) => {
       const binary = Buffer.isBuffer(payload);
       const text = typeof payload === 'string';
@@ -387,7 +395,8 @@ export class FakeGitLab {
     const method = request.method ?? 'GET';
     // The raw path: a project's path arrives URL-encoded (`group%2Fproject`) in one segment.
     const path = (request.url ?? '/').split('?')[0]!;
-    this.requests.push({ method, path, query: Object.fromEntries(url.searchParams), headers: request.headers, body, at: performance.timeOrigin + performance.now() });
+    recording.request = { method, path, query: Object.fromEntries(url.searchParams), headers: request.headers, body, at: arrivedAt, endedAt: Number.NaN };
+    this.requests.push(recording.request);
 
     const fault = this.faults.find((candidate) => candidate.remaining > 0 && candidate.pattern.test(`${method} ${path}`));
     if (fault !== undefined) {
