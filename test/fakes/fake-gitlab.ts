@@ -241,9 +241,12 @@ export class FakeGitLab {
   private server: Server | undefined;
   url = '';
 
+  /** `basePath`: a self-managed instance on a sub-path (`/gitlab`): its API is `<url>/api/v4`, `url` ending in the sub-path. */
+  constructor(private readonly basePath = '') {}
+
   async start(): Promise<this> {
     this.server = createServer((request, response) => void this.handle(request, response));
-    this.url = await listenOnLoopback(this.server);
+    this.url = `${await listenOnLoopback(this.server)}${this.basePath}`;
     return this;
   }
 
@@ -394,7 +397,9 @@ export class FakeGitLab {
     }
     const method = request.method ?? 'GET';
     // The raw path: a project's path arrives URL-encoded (`group%2Fproject`) in one segment.
-    const path = (request.url ?? '/').split('?')[0]!;
+    const fullPath = (request.url ?? '/').split('?')[0]!;
+    // Outside the instance's sub-path, nothing is GitLab's.
+    const path = fullPath.startsWith(`${this.basePath}/`) ? fullPath.slice(this.basePath.length) : '/';
     recording.request = { method, path, query: Object.fromEntries(url.searchParams), headers: request.headers, body, at: arrivedAt, endedAt: Number.NaN };
     this.requests.push(recording.request);
 
