@@ -3,10 +3,12 @@ import { inArray } from 'drizzle-orm';
 import type { Database } from '../../src/db/database.js';
 import { webhookDeliveries } from '../../src/db/schema/index.js';
 import { githubUser, signInWithGitHubOverHttp } from '../../test/helpers/github-login.js';
-import { fakeGitHub } from '../lib/accounts.js';
+import { ACCESS, FakeGitLab } from '../../test/fakes/fake-gitlab.js';
+import { fakeGitHub, signUp } from '../lib/accounts.js';
 import { startBareJsonServer } from '../lib/bare-json-server.js';
 import { withCleanup } from '../lib/cleanup.js';
 import { DeliveryStream } from '../lib/delivery-stream.js';
+import { GitLabDeliveryStream } from '../lib/gitlab-delivery-stream.js';
 import { load, type LoadResult } from '../lib/http-load.js';
 import { report } from '../lib/report.js';
 import { BENCH_WEBHOOK_SECRET, startService, type Backend } from '../lib/service-process.js';
@@ -25,24 +27,30 @@ interface DeliveryContext {
  */
 const STEADY = { overallRate: 200, connections: 2 };
 
+/** A supply of distinct signed deliveries. */
+interface Deliveries {
+  next(): { body: string; headers: Record<string, string> };
+  readonly sent: number;
+}
+
 /**
- * Posts deliveries for `duration` seconds (the other options go to autocannon as they are);
- * `accepted` collects the id of every delivery answered 200.
+ * Posts deliveries for `duration` seconds to `path` (the other options go to autocannon as they
+ * are); `accepted` collects the `idHeader` of every delivery answered 200.
  */
 function deliveries(
-  stream: DeliveryStream,
+  stream: Deliveries,
   url: string,
-  { accepted, ...options }: Omit<autocannon.Options, 'url'> & { duration: number; accepted?: string[] },
+  { accepted, path = '/webhook', idHeader = 'x-github-delivery', ...options }: Omit<autocannon.Options, 'url'> & { duration: number; accepted?: string[]; path?: string; idHeader?: string },
 ): Promise<LoadResult> {
   return load({
     ...options,
-    url: `${url}/webhook`,
+    url: `${url}${path}`,
     method: 'POST',
     requests: [
       {
         setupRequest: (request, context: DeliveryContext) => {
           const delivery = stream.next();
-          context.deliveryId = delivery.headers['x-github-delivery'];
+          context.deliveryId = delivery.headers[idHeader];
           return { ...request, ...delivery };
         },
         onResponse: (status, _body, context: DeliveryContext) => {
@@ -87,7 +95,8 @@ function bareBaseline(duration: number) {
  * delivery, upserts a pull request and a repository link, starts a review and enqueues a job).
  * Max rate against the service and against a bare JSON server (measured once for all backends),
  * their ratio, p99 at a steady 200 deliveries/s, and every delivery answered 200 checked against
- * the rows stored.
+ * the rows stored. Then the same on `POST /webhook/gitlab` in the same run, with the same
+ * connections: a connected project's `Merge Request Hook` deliveries, each a new merge request.
  */
 export async function webhookBench(backend: Backend, duration: number) {
   const bare = await bareBaseline(duration);
@@ -103,7 +112,29 @@ export async function webhookBench(backend: Backend, duration: number) {
     const accepted: string[] = [];
     const max = await deliveries(stream, service.url, { duration, accepted });
     const steady = await deliveries(stream, service.url, { duration, ...STEADY, accepted });
+
+    // GitLab's endpoint in the same run, with the same connections: a connected project's merge request events.
+    const gitlab = await new FakeGitLab().start();
+    defer(() => gitlab.stop());
+    const cookie = await signUp(service.url, service.dataDir, 'webhook-bench@example.com');
+    const project = gitlab.addProject('bench/webhook');
+    const bot = { id: 90_101, username: 'bench-bot', name: 'Bench bot' };
+    gitlab.addMember(project.id, bot, ACCESS.maintainer);
+    const connected = await fetch(`${service.url}/gitlab/connections`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ baseUrl: gitlab.url, project: project.id, token: gitlab.issueToken(bot) }),
+    });
+    if (connected.status !== 201) throw new Error(`connection refused: ${connected.status} ${await connected.text()}`);
+    const connection = (await connected.json()) as { id: string };
+    const gitlabStream = new GitLabDeliveryStream(project.hooks[0]!.token!, project.id);
+    const gitlabAccepted: string[] = [];
+    const onGitLab = { path: '/webhook/gitlab', idHeader: 'x-gitlab-event-uuid', accepted: gitlabAccepted };
+    const gitlabMax = await deliveries(gitlabStream, service.url, { duration, ...onGitLab });
+    const gitlabSteady = await deliveries(gitlabStream, service.url, { duration, ...STEADY, ...onGitLab });
+
     const lost = await service.inspect((database) => countLost(database.db, accepted));
+    const gitlabLost = await service.inspect((database) => countLost(database.db, gitlabAccepted.map((uuid) => GitLabDeliveryStream.deliveryId(connection.id, uuid))));
     report(`webhook [${backend}]`, {
       'service req/s': max.requestsPerSecond,
       'bare req/s': bare.max.requestsPerSecond,
@@ -117,6 +148,18 @@ export async function webhookBench(backend: Backend, duration: number) {
       lost,
       non2xx: max.non2xx + steady.non2xx,
       errors: max.errors + steady.errors,
+    });
+    report(`webhook/gitlab [${backend}]`, {
+      'service req/s': gitlabMax.requestsPerSecond,
+      'vs GitHub': gitlabMax.requestsPerSecond / max.requestsPerSecond,
+      'p99@max ms': gitlabMax.p99Ms,
+      'p99@200/s ms': gitlabSteady.p99Ms,
+      'p50@200/s ms': gitlabSteady.p50Ms,
+      sent: gitlabStream.sent,
+      accepted: gitlabAccepted.length,
+      lost: gitlabLost,
+      non2xx: gitlabMax.non2xx + gitlabSteady.non2xx,
+      errors: gitlabMax.errors + gitlabSteady.errors,
     });
   });
 }

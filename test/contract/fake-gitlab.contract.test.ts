@@ -1,6 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS, FakeGitLab, lineCode, type FakeDiffEntry } from '../fakes/fake-gitlab.js';
+import { createGitFixture } from '../helpers/git-fixture.js';
 
 const REFS = { base_sha: 'b'.repeat(40), start_sha: 'b'.repeat(40), head_sha: 'c'.repeat(40) };
 const entry = (path: string, diff: string, extra: Partial<FakeDiffEntry> = {}): FakeDiffEntry => ({
@@ -84,6 +87,26 @@ describe('the fake GitLab', () => {
     expect(await status(api.RepositoryFiles.showRaw(projectId, 'missing.txt', 'main'))).toBe(404);
     const archive = await api.Repositories.showArchive(projectId, { sha: 'c'.repeat(40) });
     expect(Buffer.from(await archive.arrayBuffer())).toEqual(Buffer.from([0x1f, 0x8b, 8, 0]));
+  });
+
+  it('serves a git repository: the recursive tree paged, the archive under one top folder, raw files at a commit', async () => {
+    const fixture = createGitFixture([{ 'README.md': '# Demo\n', 'src/a.ts': 'export const a = 1;\n', 'src/deep/b.ts': 'export const b = 2;\n' }]);
+    const sha = fixture.shas[0]!;
+    const repositoryProject = gitlab.addProject('group/served').id;
+    gitlab.addMember(repositoryProject, maintainer, ACCESS.maintainer);
+    gitlab.setRepository(repositoryProject, fixture.dir);
+    try {
+      const tree = await api.Repositories.allRepositoryTrees(repositoryProject, { recursive: true, ref: sha, perPage: 2 });
+      expect(tree.map((entry) => [entry.type, entry.path]).sort()).toEqual([['blob', 'README.md'], ['blob', 'src/a.ts'], ['blob', 'src/deep/b.ts'], ['tree', 'src'], ['tree', 'src/deep']]);
+      expect(tree[0]).toEqual({ id: expect.stringMatching(/^[0-9a-f]{40}$/), name: expect.any(String), type: expect.any(String), path: expect.any(String), mode: expect.any(String) });
+      expect(await status(api.Repositories.allRepositoryTrees(repositoryProject, { recursive: true, ref: 'd'.repeat(40) }))).toBe(404);
+      const archive = Buffer.from(await (await api.Repositories.showArchive(repositoryProject, { sha })).arrayBuffer());
+      const names = execFileSync('tar', ['-tzf', '-'], { input: archive, encoding: 'utf8' }).split('\n').filter(Boolean);
+      expect(names).toContain(`served-${sha}-${sha}/src/deep/b.ts`);
+      expect(await api.RepositoryFiles.showRaw(repositoryProject, 'src/a.ts', sha)).toBe('export const a = 1;\n');
+    } finally {
+      rmSync(fixture.dir, { recursive: true, force: true });
+    }
   });
 
   it('posts commit statuses, refusing a transition to the same state', async () => {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { closeServer, listenOnLoopback } from '../helpers/net.js';
@@ -108,6 +109,8 @@ interface FakeProject {
   mergeRequests: Map<number, FakeMergeRequest>;
   files: Map<string, string>;
   archives: Map<string, Buffer>;
+  /** A git repository (test/helpers/git-fixture.ts) the tree, archive and raw files are read from. */
+  gitDir?: string;
   compares: Map<string, FakeDiffEntry[]>;
   statuses: FakeStatus[];
 }
@@ -136,6 +139,8 @@ export interface RecordedGitLabRequest {
   body: Record<string, unknown>;
   /** When it arrived (epoch milliseconds, sub-millisecond precision): benches time a step by it. */
   at: number;
+  /** When its answer was sent (same clock; NaN until then): `at`…`endedAt` is the fake's own time on it. */
+  endedAt: number;
 }
 
 let nextId = 7_000;
@@ -207,6 +212,16 @@ async function readBody(request: IncomingMessage): Promise<Record<string, unknow
   return {};
 }
 
+/** A git command's output in the fake's repository; undefined without one, or when git refuses (an unknown ref or path). */
+function gitOutput(gitDir: string | undefined, args: string[]): Buffer | undefined {
+  if (gitDir === undefined) return undefined;
+  try {
+    return execFileSync('git', args, { cwd: gitDir, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 * 1024 * 1024 });
+  } catch {
+    return undefined;
+  }
+}
+
 const truthy = (value: unknown) => value === true || value === 'true';
 const numeric = (value: unknown) => (value === undefined || value === null || value === '' ? null : Number(value));
 
@@ -226,9 +241,12 @@ export class FakeGitLab {
   private server: Server | undefined;
   url = '';
 
+  /** `basePath`: a self-managed instance on a sub-path (`/gitlab`): its API is `<url>/api/v4`, `url` ending in the sub-path. */
+  constructor(private readonly basePath = '') {}
+
   async start(): Promise<this> {
     this.server = createServer((request, response) => void this.handle(request, response));
-    this.url = await listenOnLoopback(this.server);
+    this.url = `${await listenOnLoopback(this.server)}${this.basePath}`;
     return this;
   }
 
@@ -317,6 +335,11 @@ export class FakeGitLab {
     this.project(projectId).archives.set(sha, tarGz);
   }
 
+  /** Serves the repository API (tree, archive, raw files) from a git repository, e.g. `createGitFixture`'s. */
+  setRepository(projectId: number, gitDir: string): void {
+    this.project(projectId).gitDir = gitDir;
+  }
+
   setCompare(projectId: number, from: string, to: string, diffs: FakeDiffEntry[]): void {
     this.project(projectId).compares.set(`${from}...${to}`, diffs);
   }
@@ -353,7 +376,13 @@ export class FakeGitLab {
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse) {
+    const arrivedAt = performance.timeOrigin + performance.now();
     const url = new URL(request.url ?? '/', this.url);
+    // Set once the request is recorded (its body read): the answer's end is stamped on it.
+    const recording: { request?: RecordedGitLabRequest } = {};
+    response.on('finish', () => {
+      if (recording.request !== undefined) recording.request.endedAt = performance.timeOrigin + performance.now();
+    });
     const send: Send = (status, payload, headers = {}) => {
       const binary = Buffer.isBuffer(payload);
       const text = typeof payload === 'string';
@@ -368,8 +397,11 @@ export class FakeGitLab {
     }
     const method = request.method ?? 'GET';
     // The raw path: a project's path arrives URL-encoded (`group%2Fproject`) in one segment.
-    const path = (request.url ?? '/').split('?')[0]!;
-    this.requests.push({ method, path, query: Object.fromEntries(url.searchParams), headers: request.headers, body, at: performance.timeOrigin + performance.now() });
+    const fullPath = (request.url ?? '/').split('?')[0]!;
+    // Outside the instance's sub-path, nothing is GitLab's.
+    const path = fullPath.startsWith(`${this.basePath}/`) ? fullPath.slice(this.basePath.length) : '/';
+    recording.request = { method, path, query: Object.fromEntries(url.searchParams), headers: request.headers, body, at: arrivedAt, endedAt: Number.NaN };
+    this.requests.push(recording.request);
 
     const fault = this.faults.find((candidate) => candidate.remaining > 0 && candidate.pattern.test(`${method} ${path}`));
     if (fault !== undefined) {
@@ -509,11 +541,26 @@ export class FakeGitLab {
     if (rest[0] === 'files' && rest[1] !== undefined && rest[2] === 'raw') {
       const ref = query.get('ref');
       if (ref === null) return send(400, { error: 'ref is missing' });
-      const file = project.files.get(`${ref}:${decodeURIComponent(rest[1])}`);
-      return file === undefined ? send(404, NOT_FOUND('File')) : send(200, file);
+      const path = decodeURIComponent(rest[1]);
+      const file = project.files.get(`${ref}:${path}`) ?? gitOutput(project.gitDir, ['show', `${ref}:${path}`]);
+      return file === undefined ? send(404, NOT_FOUND('File')) : send(200, file, { 'content-type': 'text/plain; charset=utf-8' });
+    }
+    if (rest[0] === 'tree') {
+      const ref = query.get('ref') ?? 'HEAD';
+      // `-t` lists the folders too, as GitLab's recursive tree does.
+      const listing = gitOutput(project.gitDir, ['ls-tree', ...(query.get('recursive') === 'true' ? ['-r', '-t'] : []), ref]);
+      if (listing === undefined) return send(404, NOT_FOUND('Tree'));
+      const entries = listing.toString('utf8').split('\n').filter(Boolean).map((line) => {
+        const [meta, path] = line.split('\t') as [string, string];
+        const [mode, type, id] = meta.split(' ') as [string, string, string];
+        return { id, name: path.split('/').at(-1)!, type, path, mode };
+      });
+      return this.sendPage(entries, `${this.url}/api/v4/projects/${project.id}/repository/tree`, call, send);
     }
     if (rest[0] === 'archive.tar.gz') {
-      const archive = project.archives.get(query.get('sha') ?? '');
+      const sha = query.get('sha') ?? '';
+      const prefix = `${project.path.split('/').at(-1)}-${sha}-${sha}/`;
+      const archive = project.archives.get(sha) ?? gitOutput(project.gitDir, ['archive', '--format=tar.gz', `--prefix=${prefix}`, sha]);
       return archive === undefined ? send(404, NOT_FOUND('Commit')) : send(200, archive, { 'content-type': 'application/x-gzip', 'content-disposition': `attachment; filename="${project.path.split('/').at(-1)}.tar.gz"` });
     }
     if (rest[0] === 'compare') {
@@ -557,15 +604,25 @@ export class FakeGitLab {
     };
   }
 
-  /** GitLab's offset pagination: `page`/`per_page` (at most 100), `X-*` headers and a `Link` header. */
+  /** GitLab's offset pagination of a merge request's diffs. */
   private pagedDiffs(project: FakeProject, mergeRequest: FakeMergeRequest, call: Call, send: Send): void {
+    this.sendPage(mergeRequest.diffs, `${this.url}/api/v4/projects/${project.id}/merge_requests/${mergeRequest.iid}/diffs`, call, send);
+  }
+
+  /** GitLab's offset pagination: `page`/`per_page` (at most 100), `X-*` headers and a `Link` header. */
+  private sendPage(items: unknown[], base: string, call: Call, send: Send): void {
     const perPage = Math.min(Math.max(Number(call.query.get('per_page') ?? 20) || 20, 1), 100);
     const page = Math.max(Number(call.query.get('page') ?? 1) || 1, 1);
-    const total = mergeRequest.diffs.length;
+    const total = items.length;
     const totalPages = Math.max(Math.ceil(total / perPage), 1);
-    const link = (target: number) => `<${this.url}/api/v4/projects/${project.id}/merge_requests/${mergeRequest.iid}/diffs?page=${target}&per_page=${perPage}>`;
+    const link = (target: number) => {
+      const query = new URLSearchParams(call.query);
+      query.set('page', String(target));
+      query.set('per_page', String(perPage));
+      return `<${base}?${query.toString()}>`;
+    };
     const links = [...(page < totalPages ? [`${link(page + 1)}; rel="next"`] : []), `${link(1)}; rel="first"`, `${link(totalPages)}; rel="last"`];
-    send(200, mergeRequest.diffs.slice((page - 1) * perPage, page * perPage), {
+    send(200, items.slice((page - 1) * perPage, page * perPage), {
       'x-page': String(page),
       'x-per-page': String(perPage),
       'x-next-page': page < totalPages ? String(page + 1) : '',

@@ -64,7 +64,7 @@ describe('GitLabClient against the fake GitLab', () => {
     expect(await client.compareDiff(target, projectId, 'gone', REFS.head_sha)).toBeNull();
     expect(await client.fileContent(target, projectId, 'src/deep/.ai-review.yml', 'main')).toBe('reviews:\n  auto: false\n');
     expect(await client.fileContent(target, projectId, 'missing.yml', 'main')).toBeNull();
-    expect(await client.archive(target, projectId, REFS.head_sha)).toEqual(Buffer.from([0x1f, 0x8b, 0x08]));
+    expect(Buffer.from(await new Response(await client.archive(target, projectId, REFS.head_sha)).arrayBuffer())).toEqual(Buffer.from([0x1f, 0x8b, 0x08]));
     expect(await client.archive(target, projectId, 'b'.repeat(40))).toBeNull();
   });
 

@@ -12,6 +12,7 @@ import {
   gitlabNoteSchema,
   gitlabProjectSchema,
   gitlabStatusSchema,
+  gitlabTreeEntrySchema,
   gitlabUserSchema,
   type GitLabDiffEntry,
   type GitLabDiffRefs,
@@ -48,6 +49,8 @@ export interface LinePoint {
 export type CommitState = 'pending' | 'running' | 'success' | 'failed' | 'canceled';
 
 const PER_PAGE = 100;
+/** An archive streams for longer than one JSON answer (the same allowance as GitHub's tarball). */
+const ARCHIVE_TIMEOUT_MS = 120_000;
 /** A list never spans more pages than this (GitLab caps diffs far lower); a server that says otherwise is cut off. */
 const MAX_PAGES = 100;
 
@@ -129,10 +132,22 @@ export class GitLabClient {
     return response === null ? null : response.text();
   }
 
-  /** The repository at a commit as a gzipped tarball, or null when GitLab has no such commit. */
-  async archive(target: GitLabTarget, projectId: number, sha: string): Promise<Buffer | null> {
-    const response = await this.unlessMissing(this.request(target, 'GET', `/projects/${projectId}/repository/archive.tar.gz?sha=${encodeURIComponent(sha)}`));
-    return response === null ? null : Buffer.from(await response.arrayBuffer());
+  /** The repository at a commit as a gzipped tarball (entries under one top folder), streamed; null when GitLab has no such commit. */
+  async archive(target: GitLabTarget, projectId: number, sha: string): Promise<ReadableStream<Uint8Array> | null> {
+    const response = await this.unlessMissing(this.request(target, 'GET', `/projects/${projectId}/repository/archive.tar.gz?sha=${encodeURIComponent(sha)}`, undefined, ARCHIVE_TIMEOUT_MS));
+    if (response === null) return null;
+    if (!response.body) throw new GitLabApiError(502, 'GitLab sent an empty archive');
+    return response.body;
+  }
+
+  /**
+   * Every file (blob) path of a commit, paged; `truncated` when the listing spans more pages than
+   * this client reads. GitLab's tree API gives no sizes.
+   */
+  async treePaths(target: GitLabTarget, projectId: number, sha: string): Promise<{ truncated: boolean; paths: string[] }> {
+    const query = new URLSearchParams({ ref: sha, recursive: 'true' });
+    const { items, truncated } = await this.pages(target, `/projects/${projectId}/repository/tree?${query.toString()}`, gitlabTreeEntrySchema);
+    return { truncated, paths: items.filter((entry) => entry.type === 'blob').map((entry) => entry.path) };
   }
 
   postStatus(target: GitLabTarget, projectId: number, sha: string, status: { state: CommitState; name: string; targetUrl?: string; description?: string }) {
@@ -184,19 +199,27 @@ export class GitLabClient {
     }
   }
 
-  /** A list read page by page (`X-Next-Page` until it is empty). */
+  /** A list read page by page; one longer than `MAX_PAGES` is an error. */
   private async paged<Schema extends z.ZodType>(target: GitLabTarget, path: string, schema: Schema, what: string): Promise<Array<z.output<Schema>>> {
+    const { items, truncated } = await this.pages(target, path, schema);
+    if (truncated) throw new GitLabApiError(502, `${what} spans more than ${MAX_PAGES} pages`);
+    return items;
+  }
+
+  /** A list read page by page (`X-Next-Page` until it is empty), at most `MAX_PAGES` of them. */
+  private async pages<Schema extends z.ZodType>(target: GitLabTarget, path: string, schema: Schema): Promise<{ items: Array<z.output<Schema>>; truncated: boolean }> {
     const items: Array<z.output<Schema>> = [];
+    const separator = path.includes('?') ? '&' : '?';
     let page = 1;
     for (let pages = 0; pages < MAX_PAGES; pages++) {
-      const response = await this.request(target, 'GET', `${path}?page=${page}&per_page=${PER_PAGE}`);
+      const response = await this.request(target, 'GET', `${path}${separator}page=${page}&per_page=${PER_PAGE}`);
       items.push(...(await this.parse(response, schema.array())));
       const next = Number(response.headers.get('x-next-page'));
       // A next page that does not move forward would loop forever.
-      if (!Number.isInteger(next) || next <= page) return items;
+      if (!Number.isInteger(next) || next <= page) return { items, truncated: false };
       page = next;
     }
-    throw new GitLabApiError(502, `${what} spans more than ${MAX_PAGES} pages`);
+    return { items, truncated: true };
   }
 
   private async json<Schema extends z.ZodType>(target: GitLabTarget, method: string, path: string, schema: Schema, body?: object): Promise<z.output<Schema>> {
@@ -219,7 +242,7 @@ export class GitLabClient {
     }
   }
 
-  private async request(target: GitLabTarget, method: string, path: string, body?: object): Promise<Response> {
+  private async request(target: GitLabTarget, method: string, path: string, body?: object, timeoutMs = this.timeoutMs): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json', 'private-token': target.token, 'user-agent': 'pr-review-service' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
@@ -229,7 +252,7 @@ export class GitLabClient {
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
         redirect: 'error',
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
       // The policy's own refusal of a base URL is an AppError (a 400 naming the address): it passes through.

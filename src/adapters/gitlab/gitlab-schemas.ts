@@ -71,3 +71,6 @@ export const gitlabDiscussionSchema = z.object({ id: z.string(), individual_note
 export type GitLabDiscussion = z.infer<typeof gitlabDiscussionSchema>;
 
 export const gitlabStatusSchema = z.object({ id: z.number().int(), status: z.string() });
+
+/** One entry of `GET /projects/:id/repository/tree` (`blob`, `tree` or `commit` for a submodule); GitLab sends no size. */
+export const gitlabTreeEntrySchema = z.object({ path: z.string(), type: z.string() });

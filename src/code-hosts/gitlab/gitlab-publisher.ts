@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { GitLabClient, GitLabTarget } from '../../adapters/gitlab/gitlab-client.js';
 import { assembleUnifiedDiff } from '../../adapters/gitlab/gitlab-diff.js';
 import { GitLabApiError } from '../../adapters/gitlab/gitlab-errors.js';
@@ -12,6 +13,9 @@ import type { ChangePublisher, GoneFinding, HostNote, ReviewStatusReport, Status
 import { findingPosition } from './gitlab-position.js';
 
 export const STATUS_NAME = 'AI review';
+
+/** Discussions posted at once: a few, so 25 findings take a handful of round trips without a burst against GitLab's rate limits. */
+const DISCUSSIONS_AT_ONCE = 5;
 
 /** GitLab's limit for a commit status's description. */
 const DESCRIPTION_LIMIT = 255;
@@ -64,30 +68,39 @@ export class GitLabPublisher implements ChangePublisher {
     return byFinding;
   }
 
-  /** One discussion per finding; a position GitLab refuses (400), or lines not in the diff, send the finding to the summary. */
+  /**
+   * One discussion per finding; a position GitLab refuses (400), or lines not in the diff, send the
+   * finding to the summary. GitLab has no batch call: the discussions are posted a few at a time
+   * (diff discussions show on their lines, so their creation order does not matter), and the
+   * results keep the findings' order.
+   */
   async postFindings(_sha: string, findings: PublishableFinding[]) {
-    const mergeRequest = await this.client.mergeRequest(this.mr.target, this.mr.projectId, this.mr.iid);
-    const files = parseUnifiedDiff(assembleUnifiedDiff(await this.client.mergeRequestDiffEntries(this.mr.target, this.mr.projectId, this.mr.iid)));
-    const posted: Array<{ findingId: string; note: HostNote }> = [];
-    const refused: PublishableFinding[] = [];
-    for (const finding of findings) {
-      const position = mergeRequest.diff_refs ? findingPosition(files, mergeRequest.diff_refs, finding) : undefined;
-      if (position === undefined) {
-        refused.push(finding);
-        continue;
-      }
-      // GitLab counts a suggestion's lines from the anchored (last) line: `-N` reaches back to the first.
-      const body = inlineCommentBody(finding, `suggestion:-${finding.endLine - finding.line}+0`);
-      try {
-        const discussion = await this.client.createDiscussion(this.mr.target, this.mr.projectId, this.mr.iid, body, position);
-        const first = discussion.notes[0];
-        if (first !== undefined) posted.push({ findingId: finding.id, note: this.note(first) });
-      } catch (error) {
-        if (!(error instanceof GitLabApiError) || error.status !== 400) throw error;
-        this.log.info({ findingId: finding.id, reason: error.message }, 'GitLab refused the position; the finding goes to the summary');
-        refused.push(finding);
-      }
-    }
+    const [mergeRequest, entries] = await Promise.all([
+      this.client.mergeRequest(this.mr.target, this.mr.projectId, this.mr.iid),
+      this.client.mergeRequestDiffEntries(this.mr.target, this.mr.projectId, this.mr.iid),
+    ]);
+    const files = parseUnifiedDiff(assembleUnifiedDiff(entries));
+    const limit = pLimit(DISCUSSIONS_AT_ONCE);
+    const outcomes = await Promise.all(
+      findings.map((finding) =>
+        limit(async (): Promise<{ findingId: string; note: HostNote } | 'refused' | undefined> => {
+          const position = mergeRequest.diff_refs ? findingPosition(files, mergeRequest.diff_refs, finding) : undefined;
+          if (position === undefined) return 'refused';
+          // GitLab counts a suggestion's lines from the anchored (last) line: `-N` reaches back to the first.
+          const body = inlineCommentBody(finding, `suggestion:-${finding.endLine - finding.line}+0`);
+          try {
+            const first = (await this.client.createDiscussion(this.mr.target, this.mr.projectId, this.mr.iid, body, position)).notes[0];
+            return first === undefined ? undefined : { findingId: finding.id, note: this.note(first) };
+          } catch (error) {
+            if (!(error instanceof GitLabApiError) || error.status !== 400) throw error;
+            this.log.info({ findingId: finding.id, reason: error.message }, 'GitLab refused the position; the finding goes to the summary');
+            return 'refused';
+          }
+        }),
+      ),
+    );
+    const posted = outcomes.filter((outcome): outcome is { findingId: string; note: HostNote } => typeof outcome === 'object');
+    const refused = findings.filter((_, index) => outcomes[index] === 'refused');
     return { posted, refused, reviewUrl: null };
   }
 

@@ -2,6 +2,7 @@ import type { GitLabClient } from '../../adapters/gitlab/gitlab-client.js';
 import { GitLabApiError, GitLabConnectionBrokenError } from '../../adapters/gitlab/gitlab-errors.js';
 import { FileRefusedError, type ChangeReader } from '../code-host.js';
 import type { GitLabMergeRequestRef } from './gitlab-publisher.js';
+import { GitLabSnapshotSource } from './gitlab-snapshot-source.js';
 
 /**
  * Reading a merge request (decisions.md §12): its paged diffs assembled into `git diff` text, a
@@ -29,6 +30,11 @@ export class GitLabChangeReader implements ChangeReader {
   async configRef(): Promise<string> {
     const mergeRequest = await this.client.mergeRequest(this.mr.target, this.mr.projectId, this.mr.iid).catch(this.failure);
     return mergeRequest.diff_refs?.base_sha ?? mergeRequest.target_branch;
+  }
+
+  /** The project's code at a commit for the snapshot cache (`SnapshotCache.open`), read like the rest with this reader's token and failures. */
+  snapshotSource(): GitLabSnapshotSource {
+    return new GitLabSnapshotSource(this.client, this.mr, this.failure);
   }
 
   changeDiff(): Promise<string> {
