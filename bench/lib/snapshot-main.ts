@@ -1,5 +1,5 @@
 import { GitHubClient } from '../../src/adapters/github/github-client.js';
-import { GitHubSnapshotSource } from '../../src/code-context/snapshot/github-snapshot-source.js';
+import { GitHubSnapshotSource } from '../../src/code-hosts/github/github-snapshot-source.js';
 import { SnapshotCache } from '../../src/code-context/snapshot/snapshot-cache.js';
 import { processMemory } from './process-memory.js';
 

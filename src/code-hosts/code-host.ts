@@ -1,3 +1,4 @@
+import type { SnapshotSource } from '../code-context/snapshot/snapshot-source.js';
 import type { PublishableFinding } from '../publishing/stored-review.js';
 
 /**
@@ -40,6 +41,8 @@ export interface ChangeReader extends ChangeDiffReader, FileReader {
   readonly repositoryKey: string;
   /** The commit of the target branch `.ai-review.yml` is read at (never the head: a change cannot switch off its own review). */
   configRef(): Promise<string>;
+  /** The repository's code at a commit, for the code context's snapshot cache (decisions.md §11), read with the same credentials as the diff. */
+  snapshotSource(): SnapshotSource;
 }
 
 export class FileRefusedError extends Error {

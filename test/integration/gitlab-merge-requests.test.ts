@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pullRequests } from '../../src/db/schema/index.js';
@@ -7,6 +8,7 @@ import type { ReviewInformation } from '../helpers/review-fixtures.js';
 import { reviewWorld, type ReviewWorld } from '../helpers/review-world.js';
 import type { ChatRequest, ScriptedReply } from '../fakes/fake-openai-chat.js';
 import { ACCESS, FakeGitLab, type FakeDiffEntry } from '../fakes/fake-gitlab.js';
+import { createGitFixture } from '../helpers/git-fixture.js';
 
 const SHA1 = '1'.repeat(40);
 const SHA2 = '2'.repeat(40);
@@ -63,6 +65,7 @@ describe('GitLab merge requests, end to end', () => {
   const author = { id: 4002, username: 'dev', name: 'Dev' };
   let projectId: number;
   let secret: string;
+  const fixtures: string[] = [];
 
   beforeAll(async () => {
     gitlab = await new FakeGitLab().start();
@@ -79,6 +82,7 @@ describe('GitLab merge requests, end to end', () => {
   afterAll(async () => {
     await world.close();
     await gitlab.stop();
+    for (const dir of fixtures) rmSync(dir, { recursive: true, force: true });
   });
 
   const hook = (attributes: Record<string, unknown>) => {
@@ -211,7 +215,8 @@ describe('GitLab merge requests, end to end', () => {
     const [row] = await world.t.app.db.select().from(pullRequests).where(eq(pullRequests.prNumber, 5));
     const withVerdict = await information(row!.id, (review) => review.reviewRawJSON?.comments.some((comment) => comment.file === 'src/greet.ts' && comment.verdict === 'wrong') ?? false);
     expect(withVerdict.reviewRawJSON!.comments.filter((comment) => comment.verdict === 'wrong')).toHaveLength(1);
-    expect(awardsOn(reply.id)).toEqual([['eyes', bot.id]]);
+    // The verdict is stored before the acknowledgement is posted: wait for the award, not only the verdict.
+    await expect.poll(() => awardsOn(reply.id), { timeout: 20_000, interval: 50 }).toEqual([['eyes', bot.id]]);
   });
 
   it('a draft is reviewed when the target branch\'s .ai-review.yml says drafts: true (read at diff_refs.base_sha); a 429 while posting waits and retries through the queue', async () => {
@@ -227,6 +232,29 @@ describe('GitLab merge requests, end to end', () => {
     const posted = gitlab.mergeRequest(projectId, 7).discussions.filter((discussion) => discussion.notes[0]!.type === 'DiffNote');
     expect(posted).toHaveLength(1);
     expect(gitlab.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/merge_requests/7/discussions')).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('the reviewer reads the merge request\'s code from GitLab\'s archive: the whole enclosing method and the called definition are in the prompt', async () => {
+    const cart = ['from .pricing import tax_for', '', '', 'class Cart:', '    def __init__(self, region):', '        self.region = region', '        self.items = []', '', '    def total(self):', '        """What the customer pays."""', '        if not self.items:', '            return 0', '        subtotal = sum(item.price for item in self.items)', '        return subtotal', ''].join('\n');
+    const fixture = createGitFixture([
+      { 'shop/__init__.py': '', 'shop/pricing.py': 'def tax_for(region, amount):\n    """The tax due on an amount in a region."""\n    return amount * 0.2\n', 'shop/cart.py': cart },
+      { 'shop/cart.py': cart.replace('        return subtotal\n', '        return subtotal + tax_for(self.region, subtotal)\n') },
+    ]);
+    fixtures.push(fixture.dir);
+    gitlab.setRepository(projectId, fixture.dir);
+    const [base, head] = fixture.shas as [string, string];
+    const diff = execFileSync('git', ['diff', base, head, '--', 'shop/cart.py'], { cwd: fixture.dir, encoding: 'utf8' });
+    world.model.reply(reviewer([]));
+    const before = world.model.completions().length;
+    gitlab.openMergeRequest(projectId, 8, { author, diffRefs: { base_sha: base, start_sha: base, head_sha: head }, diffs: [entry('shop/cart.py', diff.slice(diff.indexOf('@@')))] });
+    await deliver(hook({ action: 'open', iid: 8, url: `${gitlab.url}/shop/backend/-/merge_requests/8`, last_commit: { id: head } }));
+    const [row] = await world.t.app.db.select().from(pullRequests).where(eq(pullRequests.prNumber, 8));
+    const review = await information(row!.id, (current) => current.reviewStatus === 'completed');
+    expect(review.context).toMatchObject({ snapshot: 'tarball' });
+    const prompt = JSON.stringify(world.model.completions().slice(before).map((call) => call.body.messages));
+    expect(prompt).toContain('def total(self):');
+    expect(prompt).toContain('What the customer pays.');
+    expect(prompt).toContain('def tax_for(region, amount):');
   });
 
   it('a refused token marks the connection broken, shown in the list and on the review; the review stays completed', async () => {

@@ -6,7 +6,7 @@ import { pack } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitHubClient } from '../../src/adapters/github/github-client.js';
 import { outlineFile } from '../../src/code-context/outline-file.js';
-import { GitHubSnapshotSource } from '../../src/code-context/snapshot/github-snapshot-source.js';
+import { GitHubSnapshotSource } from '../../src/code-hosts/github/github-snapshot-source.js';
 import { SnapshotCache } from '../../src/code-context/snapshot/snapshot-cache.js';
 import { safeRepositoryPath } from '../../src/code-context/snapshot/snapshot-paths.js';
 import { FakeGitHub } from '../fakes/fake-github.js';

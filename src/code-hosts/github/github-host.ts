@@ -5,12 +5,10 @@ import type { Logger } from '../../lib/logger.js';
 import { installationCovers, type GitHubInstallationRepository } from '../../repositories/github-installation-repository.js';
 import type { CommandTarget } from '../../publishing/command-step.js';
 import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
-import type { GitHubClient } from '../../adapters/github/github-client.js';
 import type { GitHubAppRegistry } from '../../services/github-app-registry.js';
-import type { GitHubTokens } from '../../services/github-token.js';
 import type { HostSession } from '../code-host.js';
 import type { CodeHost } from '../code-hosts.js';
-import { GitHubChangeReader } from './github-reader.js';
+import { GitHubChangeReader, type GitHubReaderDeps } from './github-reader.js';
 import { githubSession } from './github-publisher.js';
 
 export interface GitHubHostDeps {
@@ -47,7 +45,7 @@ export async function githubCommandTarget(deps: GitHubHostDeps & { pullRequests:
 }
 
 /** GitHub as one of the service's code hosts. */
-export function githubHost(deps: GitHubHostDeps & { github: GitHubClient; tokens: GitHubTokens }): CodeHost {
+export function githubHost(deps: GitHubHostDeps & GitHubReaderDeps): CodeHost {
   return {
     session: (pr) => githubPullRequestSession(deps, pr),
     reader: (pr, owner) => Promise.resolve(new GitHubChangeReader(deps, pr, owner)),

@@ -3,10 +3,13 @@ import type { PullRequest } from '../../db/schema/index.js';
 import { githubFailure } from '../../review/pipeline/github-access.js';
 import type { GitHubTokens, TokenOwner } from '../../services/github-token.js';
 import { FileRefusedError, type ChangeReader } from '../code-host.js';
+import { GitHubSnapshotSource } from './github-snapshot-source.js';
 
 export interface GitHubReaderDeps {
   github: GitHubClient;
   tokens: GitHubTokens;
+  /** `GITHUB_API_URL`: its host names the snapshot cache's folder. */
+  apiUrl: string;
 }
 
 /**
@@ -29,6 +32,10 @@ export class GitHubChangeReader implements ChangeReader {
   /** The pull request's base commit, as GitHub's payload gave it. */
   configRef(): Promise<string> {
     return Promise.resolve(this.pr.baseSha);
+  }
+
+  snapshotSource(): GitHubSnapshotSource {
+    return new GitHubSnapshotSource(this.deps.github, this.deps.apiUrl, this.pr.repositoryName, (call) => this.read(call));
   }
 
   changeDiff(): Promise<string> {

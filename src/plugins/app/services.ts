@@ -136,6 +136,7 @@ export default fp(
     const codeHosts = new CodeHosts({
       github: githubHost({
         github: app.github,
+        apiUrl: config.github.apiUrl,
         tokens: githubTokens,
         installations: repos.installations,
         app: appInUse(githubApps),

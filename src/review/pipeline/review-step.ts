@@ -28,7 +28,6 @@ import type { CodeIndex } from '../../code-context/code-index.js';
 import type { ContextBlock } from '../../code-context/context-block.js';
 import { gatherChunkContext, type ContextWanted } from '../../code-context/gather-context.js';
 import type { CodeSnapshots } from '../../code-context/snapshot/code-snapshots.js';
-import type { SnapshotSource } from '../../code-context/snapshot/snapshot-source.js';
 import type { ContextLevel } from '../../repository-config/repository-config-schema.js';
 import { addStats, fitContext, NO_CONTEXT, type ContextStats } from '../ask/context-section.js';
 import { changedLinesOf } from '../prepare/chunk-lines.js';
@@ -55,7 +54,7 @@ const BYTES_PER_TOKEN = 4;
 export interface ReviewStepDeps {
   reviews: ReviewRepository;
   models: ModelRouter;
-  /** The change's code host: deep mode reads the changed files' full content from it. */
+  /** The change's code host: its diffs, files and snapshot are read from it. */
   readers: ReadingHosts;
   mailer: Mailer;
   publicUrl: string;
@@ -64,12 +63,8 @@ export interface ReviewStepDeps {
   maxFileDiffBytes?: number;
   /** The team's verdicts and learnings (decisions.md §10). */
   feedback: FindingFeedbackRepository;
-  /** The reviewed commit's code (decisions.md §11); without it the model sees the diff alone. */
-  code?: {
-    snapshots: CodeSnapshots;
-    /** Where the pull request's code is read, with the same token as its diff. */
-    sourceFor: (pr: PullRequest, owner: User) => SnapshotSource;
-  };
+  /** The reviewed commit's code (decisions.md §11), read from the change's host (`readers`); without it the model sees the diff alone. */
+  snapshots?: CodeSnapshots;
 }
 
 /** `context` of the review information (decisions.md §11): what the prompts held, summed over the chunks. */
@@ -258,9 +253,10 @@ async function chunkBlocks(log: Logger, context: ChunkContext, chunk: ReviewChun
  * diff alone and says why in its overview.
  */
 async function openCode(deps: ReviewStepDeps, pr: PullRequest, owner: User, commit: string, changedPaths: readonly string[]): Promise<{ index?: CodeIndex; unavailable?: string }> {
-  if (!deps.code) return {};
+  if (!deps.snapshots) return {};
   try {
-    return { index: await deps.code.snapshots.open(deps.code.sourceFor(pr, owner), commit, changedPaths) };
+    const reader = await deps.readers.reader(pr, owner);
+    return { index: await deps.snapshots.open(reader.snapshotSource(), commit, changedPaths) };
   } catch (error) {
     deps.log.warn({ err: error, pullRequestId: pr.id }, 'the repository snapshot could not be read: reviewing the diff alone');
     return { unavailable: error instanceof Error ? error.message.slice(0, 200) : 'unknown error' };

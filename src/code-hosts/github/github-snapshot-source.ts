@@ -1,5 +1,5 @@
 import type { GitHubClient, GitTree } from '../../adapters/github/github-client.js';
-import type { SnapshotSource } from './snapshot-source.js';
+import type { SnapshotSource } from '../../code-context/snapshot/snapshot-source.js';
 
 /** Runs one GitHub call with the pull request's token (`GitHubTokens.read`: renewed once on a 401). */
 export type WithToken = <T>(call: (token: string | undefined) => Promise<T>) => Promise<T>;
