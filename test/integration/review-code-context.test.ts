@@ -89,6 +89,11 @@ describe('the code around the change in the prompt (decisions.md §11)', () => {
     expect(prompt.indexOf('# Code around the change (read-only context)')).toBeGreaterThan(prompt.indexOf('</diff>'));
     expect(review.context).toEqual({ scopes: 1, definitions: 1, callers: 0, toolCalls: 0, tokens: expect.any(Number), snapshot: 'tarball' });
     expect((review.context as { tokens: number }).tokens).toBeGreaterThan(50);
+    // Which blocks, for the review page.
+    expect((review.reviewRawJSON as unknown as { contextBlocks: unknown[] }).contextBlocks).toEqual([
+      { chunk: 0, kind: 'scope', path: 'shop/cart.py', startLine: 12, endLine: 17, about: 'enclosing method Cart.total', elided: false },
+      { chunk: 0, kind: 'definition', path: 'shop/pricing.py', startLine: 4, endLine: 6, about: 'definition of tax_for', elided: false },
+    ]);
     expect(world.github.requests.filter((request) => request.path.includes('/tarball/')).length).toBeGreaterThanOrEqual(1);
   });
 

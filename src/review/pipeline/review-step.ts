@@ -30,7 +30,7 @@ import { gatherChunkContext, type ContextWanted } from '../../code-context/gathe
 import type { CodeSnapshots } from '../../code-context/snapshot/code-snapshots.js';
 import type { SnapshotSource } from '../../code-context/snapshot/snapshot-source.js';
 import type { ContextLevel } from '../../repository-config/repository-config-schema.js';
-import { addStats, fitContext, NO_CONTEXT, type ContextStats } from '../ask/context-section.js';
+import { addStats, fitContext, NO_CONTEXT, type ContextStats, type ShownBlock } from '../ask/context-section.js';
 import { changedLinesOf } from '../prepare/chunk-lines.js';
 import { reviewTools, toolRoomOf, type ToolCallRecord } from '../ask/review-tools.js';
 import { askForReview, askForVerification } from '../ask/model-review.js';
@@ -77,6 +77,12 @@ export interface ReviewContextSummary extends ContextStats {
   toolCalls: number;
   snapshot: 'tarball' | 'files' | 'none';
 }
+
+/**
+ * The blocks a review records for its page (`reviewRawJSON.contextBlocks`), with their chunk: at
+ * most this many, so a 2,000-file pull request's record stays small; `context` still counts them all.
+ */
+const MAX_RECORDED_BLOCKS = 400;
 
 /**
  * `extractedPrContent`: the review itself. The diff (or, after a push, the diff since the last
@@ -156,6 +162,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     toolCalls: context.toolCalls.length,
     snapshot: code.index?.snapshot.mode ?? 'none',
   };
+  const contextBlocks = chunks.flatMap((chunk, at) => parts[at]!.shown.map((block) => ({ chunk: chunk.index, ...block }))).slice(0, MAX_RECORDED_BLOCKS);
   const lastFindings = previousFindings(review);
   const previous = incremental ? lastFindings : [];
   const { review: final, counts } = finalizeReview(parts, reviewable, {
@@ -177,6 +184,8 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     ...(incremental ? { incrementalSince: review.reviewdSha } : {}),
     configProblems: config.problems,
     context: contextSummary,
+    // What each chunk's prompt held, for the review page (decisions.md §11's transparency).
+    ...(contextBlocks.length > 0 ? { contextBlocks } : {}),
     // Every call deep mode's tools made, refused ones included (decisions.md §11).
     ...(context.toolCalls.length > 0 ? { toolCalls: context.toolCalls } : {}),
     repositoryConfig: { inlineMinSeverity: config.inlineMinSeverity },
@@ -212,13 +221,13 @@ async function reviewChunk(
   chunkCount: number,
   base: Omit<Parameters<typeof buildReviewPrompt>[0], 'chunk' | 'chunkCount'>,
   context: ChunkContext,
-): Promise<ChunkReview & { context: ContextStats }> {
+): Promise<ChunkReview & { context: ContextStats; shown: ShownBlock[] }> {
   const blocks = context.index ? await chunkBlocks(log, context, chunk) : [];
   const bare = buildReviewPrompt({ ...base, chunk, chunkCount, tools: context.tools });
   const room = context.room(bare);
   // The tools' answers join the request as it goes on: room is kept for them.
   const toolRoom = context.tools ? toolRoomOf(room) : 0;
-  const fitted = blocks.length > 0 ? fitContext(blocks, room - toolRoom, context.commit) : { section: null, stats: NO_CONTEXT };
+  const fitted = blocks.length > 0 ? fitContext(blocks, room - toolRoom, context.commit) : { section: null, stats: NO_CONTEXT, shown: [] };
   const prompt = fitted.section ? buildReviewPrompt({ ...base, chunk, chunkCount, codeContext: fitted.section, tools: context.tools }) : bare;
   const tools = context.tools && context.index ? reviewTools(context.index, chunk.index, room - fitted.stats.tokens, context.toolCalls) : undefined;
   const withoutTools = tools ? buildReviewPrompt({ ...base, chunk, chunkCount, codeContext: fitted.section }) : undefined;
@@ -239,7 +248,7 @@ async function reviewChunk(
     );
     review = { ...review, comments: verified.findings };
   }
-  return { review, changedLines: chunk.changedLines, context: fitted.stats };
+  return { review, changedLines: chunk.changedLines, context: fitted.stats, shown: fitted.shown };
 }
 
 /** The chunk's context blocks; a file the reviewer cannot read costs its context, never the review. */
