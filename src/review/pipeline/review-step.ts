@@ -31,7 +31,8 @@ import type { CodeSnapshots } from '../../code-context/snapshot/code-snapshots.j
 import type { SnapshotSource } from '../../code-context/snapshot/snapshot-source.js';
 import type { ContextLevel } from '../../repository-config/repository-config-schema.js';
 import { addStats, fitContext, NO_CONTEXT, type ContextStats, type ShownBlock } from '../ask/context-section.js';
-import { changedLinesOf } from '../prepare/chunk-lines.js';
+import { changedLinesOf, removalOnlyLinesOf } from '../prepare/chunk-lines.js';
+import { BaseScopes } from '../../code-context/base-scopes.js';
 import { reviewTools, toolRoomOf, type ToolCallRecord } from '../ask/review-tools.js';
 import { askForReview, askForVerification } from '../ask/model-review.js';
 import { reviewCompletedEmail } from './review-email.js';
@@ -144,8 +145,12 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   const promptBase = { ...prompt, skipped, reviewablePaths };
   const headSha = review.headSha ?? pr.headSha;
   const code = level !== 'none' && chunks.length > 0 ? await openCode(deps, pr, owner, headSha, reviewablePaths) : { index: undefined };
+  // Hunks that only remove lines get their scope at the base too (decisions.md §11): the diff's old side.
+  const baseCommit = incremental ? review.reviewdSha : pr.baseSha;
+  const base = code.index && deps.code && baseCommit && chunks.some((chunk) => removalOnlyLinesOf(chunk).length > 0) ? new BaseScopes(deps.code.sourceFor(pr, owner), baseCommit) : undefined;
   const context: ChunkContext = {
     index: code.index,
+    base,
     wanted: { definitions: level === 'full', callers: level === 'full' && review.mode === 'deep' },
     tools: review.mode === 'deep' && code.index !== undefined,
     toolCalls: [],
@@ -204,6 +209,8 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
 /** How each chunk gets the code around its changes. */
 interface ChunkContext {
   index: CodeIndex | undefined;
+  /** Set when some hunk only removes lines: reads their files at the base commit. */
+  base: BaseScopes | undefined;
   wanted: ContextWanted;
   /** Deep mode with a snapshot: the model may call the code tools. */
   tools: boolean;
@@ -254,7 +261,12 @@ async function reviewChunk(
 /** The chunk's context blocks; a file the reviewer cannot read costs its context, never the review. */
 async function chunkBlocks(log: Logger, context: ChunkContext, chunk: ReviewChunk): Promise<ContextBlock[]> {
   try {
-    return await gatherChunkContext(context.index!, changedLinesOf(chunk), context.wanted);
+    const blocks = await gatherChunkContext(context.index!, changedLinesOf(chunk), context.wanted);
+    const removed = context.base ? removalOnlyLinesOf(chunk) : [];
+    if (removed.length === 0) return blocks;
+    // Scopes at the base join the head's scopes, ahead of definitions and callers.
+    const afterScopes = blocks.findLastIndex((block) => block.kind === 'scope') + 1;
+    return [...blocks.slice(0, afterScopes), ...(await context.base!.blocks(removed, blocks)), ...blocks.slice(afterScopes)];
   } catch (error) {
     log.warn({ err: error, chunk: chunk.index }, 'the code around a chunk could not be read: reviewed with its diff alone');
     return [];
