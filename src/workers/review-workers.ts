@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Job, QueueName } from '../adapters/queue/job-queue.js';
-import { CodeSnapshots } from '../code-context/snapshot/code-snapshots.js';
-import { SnapshotCache } from '../code-context/snapshot/snapshot-cache.js';
 import { runCommand } from '../publishing/command-step.js';
 import { publishReview } from '../publishing/publish-step.js';
 import { decideDraft } from '../review/pipeline/draft-step.js';
@@ -35,8 +33,8 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
     const run = await currentRunOfDelivery(repos, job.payload.deliveryId);
     if (run !== undefined && (await repos.reviews.fail(run.pr.id, run.review.runId, reason(error), job.attempt))) await publishing.enqueue(run.pr.id, run.review.runId, 'finished');
   };
-  // One snapshot cache per process over the shared folder (decisions.md §11); each change's host reads the code with the diff's credentials.
-  const snapshots = new CodeSnapshots(new SnapshotCache({ root: config.reviewSnapshot.dir, maxBytes: config.reviewSnapshot.maxBytes }));
+  // The process's one snapshot cache, shared with the chat (decisions.md §11); each change's host reads the code with the diff's credentials.
+  const snapshots = app.services.codeSnapshots;
   const traced =
     <N extends QueueName>(handler: (job: Job<N>) => Promise<void>) =>
     async (job: Job<N>) => {

@@ -89,6 +89,11 @@ describe('the code around the change in the prompt (decisions.md §11)', () => {
     expect(prompt.indexOf('# Code around the change (read-only context)')).toBeGreaterThan(prompt.indexOf('</diff>'));
     expect(review.context).toEqual({ scopes: 1, definitions: 1, callers: 0, toolCalls: 0, tokens: expect.any(Number), snapshot: 'tarball' });
     expect((review.context as { tokens: number }).tokens).toBeGreaterThan(50);
+    // Which blocks, for the review page.
+    expect((review.reviewRawJSON as unknown as { contextBlocks: unknown[] }).contextBlocks).toEqual([
+      { chunk: 0, kind: 'scope', path: 'shop/cart.py', startLine: 12, endLine: 17, about: 'enclosing method Cart.total', elided: false },
+      { chunk: 0, kind: 'definition', path: 'shop/pricing.py', startLine: 4, endLine: 6, about: 'definition of tax_for', elided: false },
+    ]);
     expect(world.github.requests.filter((request) => request.path.includes('/tarball/')).length).toBeGreaterThanOrEqual(1);
   });
 
@@ -106,6 +111,25 @@ describe('the code around the change in the prompt (decisions.md §11)', () => {
     const wrong = await pullRequest([{ ...BEFORE, '.ai-review.yml': 'reviews:\n  context: everything\n' }, AFTER]);
     expect(wrong.review.configProblems).toEqual([{ line: 2, message: expect.stringContaining('reviews.context') }]);
     expect(wrong.review.context).toMatchObject({ definitions: 1 });
+  });
+
+  it('a hunk that only removes lines: its enclosing scope is read at the base commit, where the lines still are', async () => {
+    // The pull request removes `clear` whole (a hunk of removals alone) and changes `total`.
+    const withClear = { ...BEFORE, 'shop/cart.py': BEFORE['shop/cart.py'].replace('    def add(self, item):\n', '    def clear(self):\n        """Empties the cart."""\n        self.items = []\n\n    def add(self, item):\n') };
+    const { review, calls } = await pullRequest([withClear, AFTER]);
+    expect(review).toMatchObject({ reviewStatus: 'completed', failureReason: null });
+    const prompt = userText(calls[0]!);
+    expect(prompt).toMatch(/path=\\"shop\/cart.py\\" lines=\\"9-11\\" about=\\"enclosing method Cart.clear, at the base commit [0-9a-f]{12} \(before the change\)\\" read-only>\\n9 {5}def clear\(self\):/);
+    // The head still shows where the removal leaves the code (Cart.add) and the changed method.
+    expect((review.reviewRawJSON as unknown as { contextBlocks: Array<{ about: string }> }).contextBlocks.map((block) => block.about)).toEqual([
+      'enclosing method Cart.add',
+      'enclosing method Cart.total',
+      expect.stringMatching(/^enclosing method Cart\.clear, at the base commit [0-9a-f]{12} \(before the change\)$/),
+      'definition of tax_for',
+    ]);
+    expect(review.context).toMatchObject({ scopes: 3, definitions: 1 });
+    // Only the one file was read at the base, through the contents API.
+    expect(world.github.requests.filter((request) => request.path.includes('/contents/shop/cart.py'))).not.toHaveLength(0);
   });
 
   it('a repository the code host does not serve: the review completes with the diff alone and says so', async () => {

@@ -153,7 +153,7 @@ describe('files the reviewer cannot parse, and budgets', () => {
     expect(countTokens(fitted.section!)).toBeLessThanOrEqual(600);
     expect(fitted.stats).toMatchObject({ scopes: 1, definitions: 0 });
     // No room at all: nothing, not a part of a block.
-    expect(fitContext(blocks, 40, null)).toEqual({ section: null, stats: { scopes: 0, definitions: 0, callers: 0, tokens: 0 } });
+    expect(fitContext(blocks, 40, null)).toEqual({ section: null, stats: { scopes: 0, definitions: 0, callers: 0, tokens: 0 }, shown: [] });
   });
 
   it('scopes share their part like water: a short scope takes what it needs, a long one the rest', () => {

@@ -32,6 +32,9 @@ import { ByokDirectory } from '../../services/byok-directory.js';
 import { FindingFeedbackService } from '../../services/finding-feedback-service.js';
 import { SessionService } from '../../services/session-service.js';
 import { PullRequestDiffs } from '../../services/pull-request-diffs.js';
+import { PullRequestCode } from '../../services/pull-request-code.js';
+import { CodeSnapshots } from '../../code-context/snapshot/code-snapshots.js';
+import { SnapshotCache } from '../../code-context/snapshot/snapshot-cache.js';
 import { UsageService } from '../../services/usage-service.js';
 import { UsageHistoryService } from '../../routes/usage/usage-history-service.js';
 
@@ -59,6 +62,8 @@ export interface Services {
   gitlabWebhook: GitLabWebhookService;
   /** Every code host, by a record's `provider`: reading changes and publishing on them. */
   codeHosts: CodeHosts;
+  /** Repository snapshots (decisions.md §11), one cache per process over the shared folder: the reviews and the chat read the same. */
+  codeSnapshots: CodeSnapshots;
   /** Where a command is answered (its host, its change), or undefined when it is ignored. */
   commandTarget: (command: AppCommand) => Promise<CommandTarget | undefined>;
 }
@@ -117,6 +122,12 @@ export default fp(
       log: log.child({ component: 'publishing' }),
     });
     // Built below; read only when a merge request's diff is asked for.
+    const codeSnapshots = new CodeSnapshots(new SnapshotCache({ root: config.reviewSnapshot.dir, maxBytes: config.reviewSnapshot.maxBytes }));
+    const pullRequestCode = new PullRequestCode({
+      snapshots: codeSnapshots,
+      users: repos.users,
+      hosts: () => codeHosts,
+    });
     const diffs = new PullRequestDiffs({ pullRequests: repos.pullRequests, users: repos.users, github: app.github, tokens: githubTokens, hosts: () => codeHosts });
 
     const webhook = new WebhookService({
@@ -202,6 +213,7 @@ export default fp(
         pullRequests: repos.pullRequests,
         models,
         diffs,
+        code: pullRequestCode,
         log: log.child({ component: 'chat' }),
       }),
       workspace: new WorkspaceService(repos.workspace),
@@ -224,6 +236,7 @@ export default fp(
       // GitLab base URLs are user-supplied: every call goes through the BYOK address policy.
       gitlab,
       codeHosts,
+      codeSnapshots,
       commandTarget,
     };
     app.decorate('services', services);

@@ -11,10 +11,22 @@ export interface ContextStats {
 
 export const NO_CONTEXT: ContextStats = { scopes: 0, definitions: 0, callers: 0, tokens: 0 };
 
+/** A block the prompt held, as the review records it for the web page (decisions.md §11's transparency). */
+export interface ShownBlock {
+  kind: ContextBlockKind;
+  path: string;
+  startLine: number;
+  endLine: number;
+  about: string;
+  /** Shown with lines left out (a rendering other than the fullest). */
+  elided: boolean;
+}
+
 export interface FittedContext {
   /** The prompt section, or null when nothing fit (or there was nothing). */
   section: string | null;
   stats: ContextStats;
+  shown: ShownBlock[];
 }
 
 /** Enclosing scopes together take at most this share of the room while definitions or callers wait behind them. */
@@ -30,25 +42,27 @@ export function fitContext(blocks: readonly ContextBlock[], room: number, commit
   const heading = contextHeading(commit);
   let left = room - countTokensUpTo(heading, room);
   const stats = { ...NO_CONTEXT };
-  if (left <= 0 || blocks.length === 0) return { section: null, stats };
+  if (left <= 0 || blocks.length === 0) return { section: null, stats, shown: [] };
   const caps = scopeCaps(blocks, hasOtherBlocks(blocks) ? Math.floor(left * SCOPES_SHARE) : left);
-  const shown: string[] = [];
+  const texts: string[] = [];
+  const shown: ShownBlock[] = [];
   let used = 0;
   for (const [position, block] of blocks.entries()) {
     const cap = Math.min(left, caps.get(position) ?? left);
-    for (const variant of block.variants) {
+    for (const [rendering, variant] of block.variants.entries()) {
       const text = renderBlock(block, variant);
       const tokens = countTokensUpTo(text, cap);
       if (tokens > cap) continue;
-      shown.push(text);
+      texts.push(text);
+      shown.push({ kind: block.kind, path: block.path, startLine: block.startLine, endLine: block.endLine, about: block.label, elided: rendering > 0 });
       left -= tokens;
       used += tokens;
       stats[STAT_OF[block.kind]]++;
       break;
     }
   }
-  if (shown.length === 0) return { section: null, stats };
-  return { section: `${heading}${shown.join('')}`, stats: { ...stats, tokens: used + countTokensUpTo(heading, room) } };
+  if (texts.length === 0) return { section: null, stats, shown };
+  return { section: `${heading}${texts.join('')}`, stats: { ...stats, tokens: used + countTokensUpTo(heading, room) }, shown };
 }
 
 const hasOtherBlocks = (blocks: readonly ContextBlock[]) => blocks.some((block) => block.kind !== 'scope');

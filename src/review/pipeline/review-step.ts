@@ -29,8 +29,10 @@ import type { ContextBlock } from '../../code-context/context-block.js';
 import { gatherChunkContext, type ContextWanted } from '../../code-context/gather-context.js';
 import type { CodeSnapshots } from '../../code-context/snapshot/code-snapshots.js';
 import type { ContextLevel } from '../../repository-config/repository-config-schema.js';
-import { addStats, fitContext, NO_CONTEXT, type ContextStats } from '../ask/context-section.js';
-import { changedLinesOf } from '../prepare/chunk-lines.js';
+import { addStats, fitContext, NO_CONTEXT, type ContextStats, type ShownBlock } from '../ask/context-section.js';
+import { changedLinesOf, removalOnlyLinesOf } from '../prepare/chunk-lines.js';
+import { BaseScopes } from '../../code-context/base-scopes.js';
+import type { SnapshotSource } from '../../code-context/snapshot/snapshot-source.js';
 import { reviewTools, toolRoomOf, type ToolCallRecord } from '../ask/review-tools.js';
 import { askForReview, askForVerification } from '../ask/model-review.js';
 import { reviewCompletedEmail } from './review-email.js';
@@ -72,6 +74,12 @@ export interface ReviewContextSummary extends ContextStats {
   toolCalls: number;
   snapshot: 'tarball' | 'files' | 'none';
 }
+
+/**
+ * The blocks a review records for its page (`reviewRawJSON.contextBlocks`), with their chunk: at
+ * most this many, so a 2,000-file pull request's record stays small; `context` still counts them all.
+ */
+const MAX_RECORDED_BLOCKS = 400;
 
 /**
  * `extractedPrContent`: the review itself. The diff (or, after a push, the diff since the last
@@ -133,8 +141,12 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   const promptBase = { ...prompt, skipped, reviewablePaths };
   const headSha = review.headSha ?? pr.headSha;
   const code = level !== 'none' && chunks.length > 0 ? await openCode(deps, pr, owner, headSha, reviewablePaths) : { index: undefined };
+  // Hunks that only remove lines get their scope at the base too (decisions.md §11): the diff's old side.
+  const baseCommit = incremental ? review.reviewdSha : pr.baseSha;
+  const base = code.index && code.source && baseCommit && chunks.some((chunk) => removalOnlyLinesOf(chunk).length > 0) ? new BaseScopes(code.source, baseCommit) : undefined;
   const context: ChunkContext = {
     index: code.index,
+    base,
     wanted: { definitions: level === 'full', callers: level === 'full' && review.mode === 'deep' },
     tools: review.mode === 'deep' && code.index !== undefined,
     toolCalls: [],
@@ -151,6 +163,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     toolCalls: context.toolCalls.length,
     snapshot: code.index?.snapshot.mode ?? 'none',
   };
+  const contextBlocks = chunks.flatMap((chunk, at) => parts[at]!.shown.map((block) => ({ chunk: chunk.index, ...block }))).slice(0, MAX_RECORDED_BLOCKS);
   const lastFindings = previousFindings(review);
   const previous = incremental ? lastFindings : [];
   const { review: final, counts } = finalizeReview(parts, reviewable, {
@@ -172,6 +185,8 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     ...(incremental ? { incrementalSince: review.reviewdSha } : {}),
     configProblems: config.problems,
     context: contextSummary,
+    // What each chunk's prompt held, for the review page (decisions.md §11's transparency).
+    ...(contextBlocks.length > 0 ? { contextBlocks } : {}),
     // Every call deep mode's tools made, refused ones included (decisions.md §11).
     ...(context.toolCalls.length > 0 ? { toolCalls: context.toolCalls } : {}),
     repositoryConfig: { inlineMinSeverity: config.inlineMinSeverity },
@@ -190,6 +205,8 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
 /** How each chunk gets the code around its changes. */
 interface ChunkContext {
   index: CodeIndex | undefined;
+  /** Set when some hunk only removes lines: reads their files at the base commit. */
+  base: BaseScopes | undefined;
   wanted: ContextWanted;
   /** Deep mode with a snapshot: the model may call the code tools. */
   tools: boolean;
@@ -207,13 +224,13 @@ async function reviewChunk(
   chunkCount: number,
   base: Omit<Parameters<typeof buildReviewPrompt>[0], 'chunk' | 'chunkCount'>,
   context: ChunkContext,
-): Promise<ChunkReview & { context: ContextStats }> {
+): Promise<ChunkReview & { context: ContextStats; shown: ShownBlock[] }> {
   const blocks = context.index ? await chunkBlocks(log, context, chunk) : [];
   const bare = buildReviewPrompt({ ...base, chunk, chunkCount, tools: context.tools });
   const room = context.room(bare);
   // The tools' answers join the request as it goes on: room is kept for them.
   const toolRoom = context.tools ? toolRoomOf(room) : 0;
-  const fitted = blocks.length > 0 ? fitContext(blocks, room - toolRoom, context.commit) : { section: null, stats: NO_CONTEXT };
+  const fitted = blocks.length > 0 ? fitContext(blocks, room - toolRoom, context.commit) : { section: null, stats: NO_CONTEXT, shown: [] };
   const prompt = fitted.section ? buildReviewPrompt({ ...base, chunk, chunkCount, codeContext: fitted.section, tools: context.tools }) : bare;
   const tools = context.tools && context.index ? reviewTools(context.index, chunk.index, room - fitted.stats.tokens, context.toolCalls) : undefined;
   const withoutTools = tools ? buildReviewPrompt({ ...base, chunk, chunkCount, codeContext: fitted.section }) : undefined;
@@ -234,13 +251,18 @@ async function reviewChunk(
     );
     review = { ...review, comments: verified.findings };
   }
-  return { review, changedLines: chunk.changedLines, context: fitted.stats };
+  return { review, changedLines: chunk.changedLines, context: fitted.stats, shown: fitted.shown };
 }
 
 /** The chunk's context blocks; a file the reviewer cannot read costs its context, never the review. */
 async function chunkBlocks(log: Logger, context: ChunkContext, chunk: ReviewChunk): Promise<ContextBlock[]> {
   try {
-    return await gatherChunkContext(context.index!, changedLinesOf(chunk), context.wanted);
+    const blocks = await gatherChunkContext(context.index!, changedLinesOf(chunk), context.wanted);
+    const removed = context.base ? removalOnlyLinesOf(chunk) : [];
+    if (removed.length === 0) return blocks;
+    // Scopes at the base join the head's scopes, ahead of definitions and callers.
+    const afterScopes = blocks.findLastIndex((block) => block.kind === 'scope') + 1;
+    return [...blocks.slice(0, afterScopes), ...(await context.base!.blocks(removed, blocks)), ...blocks.slice(afterScopes)];
   } catch (error) {
     log.warn({ err: error, chunk: chunk.index }, 'the code around a chunk could not be read: reviewed with its diff alone');
     return [];
@@ -252,11 +274,11 @@ async function chunkBlocks(log: Logger, context: ChunkContext, chunk: ReviewChun
  * built (the code host refusing, a network failure) never fails the review: it goes on with the
  * diff alone and says why in its overview.
  */
-async function openCode(deps: ReviewStepDeps, pr: PullRequest, owner: User, commit: string, changedPaths: readonly string[]): Promise<{ index?: CodeIndex; unavailable?: string }> {
+async function openCode(deps: ReviewStepDeps, pr: PullRequest, owner: User, commit: string, changedPaths: readonly string[]): Promise<{ index?: CodeIndex; source?: SnapshotSource; unavailable?: string }> {
   if (!deps.snapshots) return {};
   try {
-    const reader = await deps.readers.reader(pr, owner);
-    return { index: await deps.snapshots.open(reader.snapshotSource(), commit, changedPaths) };
+    const source = (await deps.readers.reader(pr, owner)).snapshotSource();
+    return { index: await deps.snapshots.open(source, commit, changedPaths), source };
   } catch (error) {
     deps.log.warn({ err: error, pullRequestId: pr.id }, 'the repository snapshot could not be read: reviewing the diff alone');
     return { unavailable: error instanceof Error ? error.message.slice(0, 200) : 'unknown error' };

@@ -34,3 +34,34 @@ export function changedLinesOf(chunk: ReviewChunk): ChangedFile[] {
   }
   return [...byPath].map(([path, lines]) => ({ path, lines: [...lines].sort((a, b) => a - b) }));
 }
+
+/** A file's lines removed by hunks that only remove, numbered in the base commit, with their text. */
+export interface RemovedLines {
+  /** The path in the base commit. */
+  path: string;
+  /** Base-file line number → the removed line's text. */
+  lines: Map<number, string>;
+}
+
+/**
+ * The lines of a chunk's hunks that only remove lines (decisions.md §11: their enclosing scope is
+ * read at the base commit, where those lines still are). A hunk that also adds lines is judged at
+ * the head, as `changedLinesOf` places it.
+ */
+export function removalOnlyLinesOf(chunk: ReviewChunk): RemovedLines[] {
+  const byPath = new Map<string, Map<number, string>>();
+  for (const segment of chunk.segments) {
+    const path = segment.file.oldPath ?? segment.file.path;
+    for (const slice of segment.slices) {
+      const hunk = segment.file.hunks[slice.hunk]!;
+      if (hunk.lines.some((line) => line.kind === 'add')) continue;
+      for (const line of hunk.lines.slice(slice.from, slice.to)) {
+        if (line.kind !== 'del' || line.oldLine === undefined) continue;
+        const lines = byPath.get(path) ?? new Map<number, string>();
+        byPath.set(path, lines);
+        lines.set(line.oldLine, line.text);
+      }
+    }
+  }
+  return [...byPath].map(([path, lines]) => ({ path, lines }));
+}

@@ -1,17 +1,23 @@
 import { tool } from 'ai';
 import { z } from 'zod';
+import type { CodeIndex } from '../../code-context/code-index.js';
+import { findDefinitionAnswer, readFileAnswer, searchAnswer, type ToolAnswer } from '../../code-context/code-tools.js';
 import type { PullRequest } from '../../db/schema/index.js';
 import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
 import { apiPrId } from '../../lib/ids.js';
 
 /** The most of a diff a tool returns: a model reads it whole into its context. */
 export const TOOL_DIFF_CHARS = 60_000;
+/** The most of one code answer (a file's 300 lines, five definitions, 40 matches): a few of them fit any context. */
+export const TOOL_CODE_CHARS = 16_000;
 
 export interface ChatToolDeps {
   userId: string;
   pullRequests: PullRequestRepository;
   /** A pull request's diff, from the cache or read from GitHub and cached. */
   diffOf: (pr: PullRequest) => Promise<string>;
+  /** A pull request's code at its head commit, from the snapshots the reviews share. */
+  codeOf: (pr: PullRequest) => Promise<CodeIndex>;
 }
 
 export function truncate(text: string, limit: number): { text: string; truncated: boolean } {
@@ -20,17 +26,45 @@ export function truncate(text: string, limit: number): { text: string; truncated
 }
 
 // Built once: a chat's tools differ only in whose pull requests they read.
-const getDiffInput = z.object({ prId: z.union([z.string(), z.number()]).describe('The GitHub pull request id (as in getPRList) or the internal id') });
+const prIdInput = z.union([z.string(), z.number()]).describe('The GitHub pull request id (as in getPRList) or the internal id');
+const getDiffInput = z.object({ prId: prIdInput });
 const getPRListInput = z.object({
   search: z.string().max(200).optional().describe('Case-insensitive part of the title'),
   status: z.enum(['pending', 'completed', 'failed']).optional().describe('Review status'),
 });
+const readFileInput = z.object({
+  prId: prIdInput,
+  path: z.string().max(1024).describe('Path relative to the repository root'),
+  startLine: z.number().int().min(1).optional(),
+  endLine: z.number().int().min(1).optional(),
+});
+const findDefinitionInput = z.object({ prId: prIdInput, symbol: z.string().min(1).max(200).describe('A function, method, class or type name (Class.method works too)') });
+const searchInput = z.object({
+  prId: prIdInput,
+  text: z.string().min(1).max(200).describe('Exact text to find'),
+  pathGlob: z.string().max(200).optional().describe('Only files matching this glob, e.g. src/**/*.ts'),
+});
 
 /**
- * The chat's tools. Both act for the signed-in user only: another user's pull request is simply
- * not found, as through the API.
+ * The chat's tools. All act for the signed-in user only: another user's pull request is simply
+ * not found, as through the API. The code tools read the pull request's head commit with the same
+ * answers as deep mode's review tools (decisions.md §11), cut to `TOOL_CODE_CHARS`.
  */
-export function chatTools({ userId, pullRequests, diffOf }: ChatToolDeps) {
+export function chatTools({ userId, pullRequests, diffOf, codeOf }: ChatToolDeps) {
+  const onCode = async (prId: string | number, answer: (index: CodeIndex) => Promise<ToolAnswer>) => {
+    const pr = await pullRequests.findOwnedBySelector(userId, prId);
+    if (pr === undefined) return { error: 'No pull request with that id among yours' };
+    let result: ToolAnswer;
+    try {
+      result = await answer(await codeOf(pr));
+    } catch (error) {
+      // The code host refusing or unreachable: the model is told, the chat goes on.
+      return { error: `The code of this pull request could not be read (${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'})` };
+    }
+    if ('error' in result) return { prId: apiPrId(pr), commit: pr.headSha, error: result.error };
+    const { text, truncated } = truncate(result.text, TOOL_CODE_CHARS);
+    return { prId: apiPrId(pr), commit: pr.headSha, text, truncated };
+  };
   return {
     getDiff: tool({
       description: "Read the unified diff of one of the user's pull requests (by GitHub pull request id, or its internal id).",
@@ -46,6 +80,21 @@ export function chatTools({ userId, pullRequests, diffOf }: ChatToolDeps) {
       description: "List the user's pull requests, most recently updated first (20 at most).",
       inputSchema: getPRListInput,
       execute: ({ search, status }) => pullRequests.chatList(userId, { search, status }),
+    }),
+    read_file: tool({
+      description: "Read lines of a file of one of the user's pull requests, at its head commit (300 lines at most per call).",
+      inputSchema: readFileInput,
+      execute: ({ prId, ...input }) => onCode(prId, (index) => readFileAnswer(index, input)),
+    }),
+    find_definition: tool({
+      description: "Find where a function, method, class or type is defined in the repository of one of the user's pull requests, at its head commit, with its signature and doc comment.",
+      inputSchema: findDefinitionInput,
+      execute: ({ prId, ...input }) => onCode(prId, (index) => findDefinitionAnswer(index, input)),
+    }),
+    search: tool({
+      description: "Find lines holding an exact text in the repository of one of the user's pull requests, at its head commit, optionally only in files matching a glob.",
+      inputSchema: searchInput,
+      execute: ({ prId, ...input }) => onCode(prId, (index) => searchAnswer(index, input)),
     }),
   };
 }

@@ -7,6 +7,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { Logger } from '../../lib/logger.js';
 import type { ConversationRepository } from '../../repositories/conversation-repository.js';
 import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
+import type { PullRequestCode } from '../../services/pull-request-code.js';
 import type { PullRequestDiffs } from '../../services/pull-request-diffs.js';
 import { firstWords, historyMessages, systemPrompt } from './chat-context.js';
 import { chatTools } from './chat-tools.js';
@@ -32,6 +33,7 @@ export interface ConversationServiceDeps {
   pullRequests: PullRequestRepository;
   models: ModelRouter;
   diffs: PullRequestDiffs;
+  code: PullRequestCode;
   log: Logger;
 }
 
@@ -113,7 +115,7 @@ export class ConversationService {
         model: choice.model,
         system: chat.system,
         messages: chat.messages,
-        tools: chatTools({ userId: chat.userId, pullRequests: this.deps.pullRequests, diffOf: (pr) => this.deps.diffs.of(pr) }),
+        tools: chatTools({ userId: chat.userId, pullRequests: this.deps.pullRequests, diffOf: (pr) => this.deps.diffs.of(pr), codeOf: (pr) => this.deps.code.headOf(pr) }),
         stopWhen: stepCountIs(MAX_STEPS),
         abortSignal,
         maxRetries: 1,

@@ -65,6 +65,28 @@ export interface ReviewRaw {
   confidence?: { overall?: number; performance?: number; security?: number };
   agenticFixPrompt?: string | null;
   skippedFiles?: SkippedFile[];
+  /** The code blocks each chunk's prompt held (decisions.md §11), the first 400. */
+  contextBlocks?: ContextBlockRecord[];
+  /** Deep mode's tool calls, refused ones included. */
+  toolCalls?: ToolCallRecord[];
+}
+
+export interface ContextBlockRecord {
+  chunk: number;
+  kind: 'scope' | 'definition' | 'caller';
+  path: string;
+  startLine: number;
+  endLine: number;
+  about: string;
+  elided: boolean;
+}
+
+export interface ToolCallRecord {
+  chunk: number;
+  tool: string;
+  input: Record<string, unknown>;
+  tokens: number;
+  refused?: string;
 }
 
 export interface Installation {

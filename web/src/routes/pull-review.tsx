@@ -14,6 +14,7 @@ import { groupFindings } from '../lib/findings';
 import { dateTime, pipelineStep } from '../lib/format';
 import { hostName, repositoryOf } from '../lib/repository';
 import { InlineSelect } from '../components/field';
+import { ReviewContext } from '../components/review-context';
 
 const route = getRouteApi('/signed-in/pulls/$prId');
 const STEPS = ['WEBHOOK_RECEIVED', 'PAYLOAD_SANITIZED', 'PR_CONTENT_EXTRACTED', 'PROCESSING_COMPLETED'];
@@ -145,6 +146,8 @@ function Review({ info, prId }: { info: ReviewInformation; prId: string }) {
           </div>
         ))}
       </section>
+
+      <ReviewContext info={info} />
 
       {skipped.length > 0 ? (
         <section className="card" aria-labelledby="skipped">
