@@ -4,7 +4,6 @@ import type { GitLabConnection, PullRequest, Review } from '../db/schema/index.j
 import type { Logger } from '../lib/logger.js';
 import { installationCovers, type GitHubInstallationRepository } from '../repositories/github-installation-repository.js';
 import type { GitHubPublicationRepository } from '../repositories/github-publication-repository.js';
-import type { PullRequestRepository } from '../repositories/pull-request-repository.js';
 
 export interface PublicationView {
   state: 'not_applicable' | 'pending' | 'published' | 'failed';
@@ -17,7 +16,6 @@ export interface PublicationView {
 export interface PublicationServiceDeps {
   app: GitHubApp | undefined;
   queue: JobQueue;
-  pullRequests: PullRequestRepository;
   publications: GitHubPublicationRepository;
   installations: GitHubInstallationRepository;
   /** The connection a merge request's record came through (decisions.md §12). */
@@ -34,17 +32,17 @@ export class PublicationService {
   /**
    * Queues the run's publication when its pull request came through an installation: `started` puts
    * the check run in progress, `finished` posts the outcome. A failure to queue is logged: the
-   * review itself is not affected.
+   * review itself is not affected. The caller passes the row it holds: a review that is not
+   * published (most of them, without the App) then costs no statement at all.
    */
-  async enqueue(pullRequestId: string, runId: string, phase: PublicationRequest['phase']): Promise<void> {
+  async enqueue(pr: Pick<PullRequest, 'id' | 'provider' | 'installationId'>, runId: string, phase: PublicationRequest['phase']): Promise<void> {
+    // GitHub: only through the App's installation; GitLab: every merge request came through a connection.
+    if (pr.provider === 'github' && (this.deps.app === undefined || pr.installationId === null)) return;
     try {
-      const pr = await this.deps.pullRequests.find(pullRequestId);
-      // GitHub: only through the App's installation; GitLab: every merge request came through a connection.
-      if (pr === undefined || (pr.provider === 'github' && (this.deps.app === undefined || pr.installationId === null))) return;
-      if (phase === 'finished') await this.deps.publications.save(pullRequestId, runId, { state: 'pending', reason: null });
-      await this.deps.queue.add('completedReview', { pullRequestId, runId, phase }, { jobId: `publish-${phase}-${runId}` });
+      if (phase === 'finished') await this.deps.publications.save(pr.id, runId, { state: 'pending', reason: null });
+      await this.deps.queue.add('completedReview', { pullRequestId: pr.id, runId, phase }, { jobId: `publish-${phase}-${runId}` });
     } catch (error) {
-      this.deps.log.error({ err: error, pullRequestId, runId }, 'could not queue the publication of a review');
+      this.deps.log.error({ err: error, pullRequestId: pr.id, runId }, 'could not queue the publication of a review');
     }
   }
 

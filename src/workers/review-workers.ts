@@ -26,12 +26,14 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
   const failRun = async (job: Job<'sanitizedPrPayload' | 'extractedPrContent'>, error: Error) => {
     metrics.jobsFailed.labels(job.name).inc();
     const { pullRequestId, runId } = job.payload;
-    if (await repos.reviews.fail(pullRequestId, runId, reason(error), job.attempt)) await publishing.enqueue(pullRequestId, runId, 'finished');
+    if (!(await repos.reviews.fail(pullRequestId, runId, reason(error), job.attempt))) return;
+    const pr = await repos.pullRequests.find(pullRequestId);
+    if (pr !== undefined) await publishing.enqueue(pr, runId, 'finished');
   };
   const failDelivery = async (job: Job<'unprocessedWebhookPayload'>, error: Error) => {
     metrics.jobsFailed.labels(job.name).inc();
     const run = await currentRunOfDelivery(repos, job.payload.deliveryId);
-    if (run !== undefined && (await repos.reviews.fail(run.pr.id, run.review.runId, reason(error), job.attempt))) await publishing.enqueue(run.pr.id, run.review.runId, 'finished');
+    if (run !== undefined && (await repos.reviews.fail(run.pr.id, run.review.runId, reason(error), job.attempt))) await publishing.enqueue(run.pr, run.review.runId, 'finished');
   };
   // The process's one snapshot cache, shared with the chat (decisions.md §11); each change's host reads the code with the diff's credentials.
   const snapshots = app.services.codeSnapshots;
@@ -66,7 +68,7 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
           queue,
           kv: app.kv,
           // The check run goes in progress as the run starts being reviewed (webhook and manual runs alike).
-          onReviewStarts: (pullRequestId, runId) => publishing.enqueue(pullRequestId, runId, 'started'),
+          onReviewStarts: (pr, runId) => publishing.enqueue(pr, runId, 'started'),
         },
         job,
       ),
@@ -76,7 +78,7 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
   queue.process(
     'extractedPrContent',
     traced(async (job) => {
-      const completed = await reviewContent(
+      const reviewed = await reviewContent(
         {
           reviews: repos.reviews,
           models: app.services.models,
@@ -90,7 +92,7 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
         },
         job,
       );
-      if (completed) await publishing.enqueue(job.payload.pullRequestId, job.payload.runId, 'finished');
+      if (reviewed !== undefined) await publishing.enqueue(reviewed, job.payload.runId, 'finished');
     }),
     { concurrency: options.reviewConcurrency ?? 2, onFailed: failRun },
   );

@@ -115,7 +115,6 @@ export default fp(
         return githubApps.current;
       },
       queue: app.queue,
-      pullRequests: repos.pullRequests,
       publications: repos.publications,
       installations: repos.installations,
       gitlabConnectionOf: (prId) => repos.gitlabMergeRequests.connectionOf(prId),

@@ -1,6 +1,7 @@
 import type { KeyValueStore } from '../../adapters/kv/key-value-store.js';
 import type { Job, JobQueue } from '../../adapters/queue/job-queue.js';
 import type { ReadingHosts } from '../../code-hosts/code-hosts.js';
+import type { PullRequest } from '../../db/schema/index.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
 import { readRepositoryConfig } from '../../repository-config/load-repository-config.js';
 import { reviewMode, switchedOff } from '../../repository-config/run-policy.js';
@@ -13,7 +14,7 @@ export interface ExtractDeps {
   /** Caches `.ai-review.yml` per repository and base commit. */
   kv: KeyValueStore;
   /** Told once a run goes on to be reviewed (not switched off by the repository's file): the GitHub App's check run starts. */
-  onReviewStarts?: (pullRequestId: string, runId: string) => Promise<void>;
+  onReviewStarts?: (pr: PullRequest, runId: string) => Promise<void>;
 }
 
 /**
@@ -33,7 +34,7 @@ export async function extractContent(deps: ExtractDeps, job: Job<'sanitizedPrPay
   const off = switchedOff({ triggedBy: review.triggedBy, draft: pr.draft }, config);
   // A draft marked ready meanwhile is reviewed after all: its `ready_for_review` found this run going.
   if (off !== null && (await deps.reviews.dismiss(pr.id, runId, { onlyWhileDraft: off === 'draft' })) !== 'kept') return;
-  await deps.onReviewStarts?.(pr.id, runId);
+  await deps.onReviewStarts?.(pr, runId);
   const headSha = review.headSha ?? pr.headSha;
   const diff = await reader.changeDiff();
   const since = review.reviewdSha;

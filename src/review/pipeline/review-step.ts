@@ -86,25 +86,29 @@ const MAX_RECORDED_BLOCKS = 400;
  * review) is parsed, filtered, split into chunks that fit the model's context, reviewed chunk by
  * chunk, and the findings are anchored to the diff, filtered and merged; deep mode adds the full
  * files and a verification pass. Nothing reviewable is left out: every reviewable line is in a chunk.
- * True when this run completed the review (its outcome is then published, decisions.md §8).
+ * The pull request when this run completed its review (its outcome is then published, decisions.md §8).
  */
-export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrContent'>): Promise<boolean> {
+export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrContent'>): Promise<PullRequest | undefined> {
   const { pullRequestId, runId } = job.payload;
   const run = await deps.reviews.loadRun(pullRequestId);
-  if (run === undefined || !isCurrentRun(run.review, runId)) return false;
+  if (run === undefined || !isCurrentRun(run.review, runId)) return undefined;
   const { review, pr, owner, settings } = run;
-  if (pr.diffContent === null) return false;
+  if (pr.diffContent === null) return undefined;
 
   const usage = { kind: 'review', pullRequestId: pr.id, repositoryName: pr.repositoryName } as const;
-  const choice = await deps.models.resolve({ userId: pr.userId, mode: review.mode, settings, usage }).catch((error: unknown) => {
-    // No model this user may use (allowance spent, unknown model): retrying will not change that.
-    if (error instanceof AppError && error.statusCode < 500) throw new UnrecoverableJobError(error.message);
-    throw error;
-  });
+  // The model and the team's feedback (decisions.md §10) are read side by side: two round trips of
+  // every review's path, which the review workers' small concurrency turns into drain time.
+  const [choice, { rejected, learnings }] = await Promise.all([
+    deps.models.resolve({ userId: pr.userId, mode: review.mode, settings, usage }).catch((error: unknown) => {
+      // No model this user may use (allowance spent, unknown model): retrying will not change that.
+      if (error instanceof AppError && error.statusCode < 500) throw new UnrecoverableJobError(error.message);
+      throw error;
+    }),
+    deps.feedback.forReview(pr.userId, pr.repositoryName, PROMPT_LEARNINGS),
+  ]);
 
-  // What the repository's `.ai-review.yml` and the team's feedback add (decisions.md §10).
+  // What the repository's `.ai-review.yml` adds (decisions.md §10).
   const config = (review.repositoryConfig as RepositoryConfig | null) ?? DEFAULT_REPOSITORY_CONFIG;
-  const { rejected, learnings } = await deps.feedback.forReview(pr.userId, pr.repositoryName, PROMPT_LEARNINGS);
   const instructionsFor = instructionMatcher(config.instructions);
 
   const incremental = review.incrementalDiff !== null;
@@ -198,8 +202,9 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     reviewdSha: review.headSha ?? pr.headSha,
     coverage,
   });
-  if (completed) await notify(deps, pr, owner, output);
-  return completed;
+  if (!completed) return undefined;
+  await notify(deps, pr, owner, output);
+  return pr;
 }
 
 /** How each chunk gets the code around its changes. */
