@@ -69,6 +69,8 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
           kv: app.kv,
           // The check run goes in progress as the run starts being reviewed (webhook and manual runs alike).
           onReviewStarts: (pr, runId) => publishing.enqueue(pr, runId, 'started'),
+          // A failure is remembered by the cache and met again by the review step, which goes on without the code.
+          prefetchCode: (reader, commit) => void snapshots.open(reader.snapshotSource(), commit, []).catch(() => undefined),
         },
         job,
       ),

@@ -57,6 +57,16 @@ describe('repository snapshots from the code host', () => {
     expect(requests(/\/tarball\//)).toHaveLength(1);
   });
 
+  it('a repository the host refuses is not asked for again for a minute (the prefetch and the review step pay it once)', async () => {
+    const cache = new SnapshotCache({ root: join(workspace, 'refused'), maxBytes: 1024 * 1024 });
+    github.requests.length = 0;
+    await expect(cache.open(source('octo/unknown'), commit(), [])).rejects.toThrow();
+    const asked = github.requests.length;
+    expect(asked).toBeGreaterThan(0);
+    await expect(cache.open(source('octo/unknown'), commit(), ['src/app.py'])).rejects.toThrow();
+    expect(github.requests).toHaveLength(asked);
+  });
+
   it('several workers building the same snapshot at once each get it, and one folder is left', async () => {
     const root = join(workspace, 'shared');
     const workers = [1, 2, 3].map(() => new SnapshotCache({ root, maxBytes: 1024 * 1024 }));

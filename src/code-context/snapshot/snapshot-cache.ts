@@ -36,6 +36,13 @@ const HOST = /^[\w.-]+(:\d+)?$/;
 /** An unfinished build left by a crashed worker is removed after this long. */
 const STALE_BUILD_MS = 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60_000;
+/**
+ * A snapshot that could not be built (the host refusing the repository, a network failure) is not
+ * asked for again for this long: the review that prefetched it and the review step that needs it
+ * would otherwise each pay the host's refusal, and the review goes on with the diff alone anyway.
+ */
+const FAILED_BUILD_MEMORY_MS = 60_000;
+const MAX_REMEMBERED_FAILURES = 1_000;
 
 /**
  * Repository snapshots on disk, one folder per host, repository and commit:
@@ -48,6 +55,7 @@ const SWEEP_EVERY_MS = 60_000;
  */
 export class SnapshotCache {
   private readonly building = new Map<string, Promise<RepositorySnapshot>>();
+  private readonly failed = new Map<string, { error: Error; until: number }>();
   private readonly maxFileBytes: number;
   private lastSweep = 0;
 
@@ -64,12 +72,29 @@ export class SnapshotCache {
       return Promise.reject(new Error(`no snapshot for ${source.repository}@${commit}: not a repository name and commit`));
     }
     const folder = join(this.options.root, source.host.replace(':', '_'), source.repository, commit.toLowerCase());
+    const failure = this.failed.get(folder);
+    if (failure !== undefined && failure.until > Date.now()) return Promise.reject(failure.error);
     let pending = this.building.get(folder);
     if (!pending) {
-      pending = this.openOrBuild(source, commit, folder, changedPaths).finally(() => this.building.delete(folder));
+      pending = this.openOrBuild(source, commit, folder, changedPaths)
+        .catch((error: unknown) => {
+          this.rememberFailure(folder, error);
+          throw error;
+        })
+        .finally(() => this.building.delete(folder));
       this.building.set(folder, pending);
     }
     return pending;
+  }
+
+  private rememberFailure(folder: string, error: unknown): void {
+    this.failed.delete(folder);
+    // Oldest first (insertion order): the map stays small whatever the hosts refuse.
+    for (const [key, entry] of this.failed) {
+      if (this.failed.size < MAX_REMEMBERED_FAILURES && entry.until > Date.now()) break;
+      this.failed.delete(key);
+    }
+    this.failed.set(folder, { error: error instanceof Error ? error : new Error(String(error)), until: Date.now() + FAILED_BUILD_MEMORY_MS });
   }
 
   private async openOrBuild(source: SnapshotSource, commit: string, folder: string, changedPaths: readonly string[]): Promise<RepositorySnapshot> {

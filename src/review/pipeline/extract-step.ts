@@ -1,5 +1,6 @@
 import type { KeyValueStore } from '../../adapters/kv/key-value-store.js';
 import type { Job, JobQueue } from '../../adapters/queue/job-queue.js';
+import type { ChangeReader } from '../../code-hosts/code-host.js';
 import type { ReadingHosts } from '../../code-hosts/code-hosts.js';
 import type { PullRequest } from '../../db/schema/index.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
@@ -15,6 +16,11 @@ export interface ExtractDeps {
   kv: KeyValueStore;
   /** Told once a run goes on to be reviewed (not switched off by the repository's file): the GitHub App's check run starts. */
   onReviewStarts?: (pr: PullRequest, runId: string) => Promise<void>;
+  /**
+   * Starts reading the head commit's code (decisions.md §11) without waiting for it: the snapshot
+   * downloads while the diff is read and the run waits for a review worker, off the review's path.
+   */
+  prefetchCode?: (reader: ChangeReader, commit: string) => void;
 }
 
 /**
@@ -36,6 +42,7 @@ export async function extractContent(deps: ExtractDeps, job: Job<'sanitizedPrPay
   if (off !== null && (await deps.reviews.dismiss(pr.id, runId, { onlyWhileDraft: off === 'draft' })) !== 'kept') return;
   await deps.onReviewStarts?.(pr, runId);
   const headSha = review.headSha ?? pr.headSha;
+  if (config.context !== 'none') deps.prefetchCode?.(reader, headSha);
   const diff = await reader.changeDiff();
   const since = review.reviewdSha;
   const incremental =
