@@ -130,7 +130,7 @@ export async function updatePullRequestQuietly(executor: Executor, id: string, c
 }
 
 /** The service's own columns of a pull request, the only ones `updatePullRequestQuietly` changes. */
-export type QuietPullRequestChanges = Partial<Pick<PullRequest, 'diffContent' | 'reviewStatus'>>;
+export type QuietPullRequestChanges = Partial<Pick<PullRequest, 'diffContent' | 'reviewStatus' | 'additions' | 'deletions' | 'changedFiles'>>;
 
 /** The `set` of a quiet change (see `updatePullRequestQuietly`), for a statement that writes more. */
 export const quietly = (changes: QuietPullRequestChanges) => ({ ...changes, updatedAt: sql`${pullRequests.updatedAt}` });

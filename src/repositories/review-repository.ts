@@ -23,6 +23,7 @@ import {
 } from '../db/schema/index.js';
 import type { ScorableReview } from '../review/findings/score.js';
 import { ownedPullRequest, quietly, updatePullRequestQuietly, type QuietPullRequestChanges } from './pull-request-repository.js';
+import type { DiffStats } from '../review/prepare/diff/parse-unified-diff.js';
 
 export interface ManualRun {
   pullRequestId: string;
@@ -39,6 +40,8 @@ export interface RunContent {
   incrementalDiff: string | null;
   mode?: ReviewMode;
   repositoryConfig?: unknown;
+  /** The diff's counts, for a code host whose event did not carry them (GitLab's merge request hook). */
+  stats?: DiffStats;
 }
 
 export interface ReviewOutcome {
@@ -170,7 +173,7 @@ export class ReviewRepository {
       id,
       runId,
       { state: 'PR_CONTENT_EXTRACTED', attemptNumber: attempt, incrementalDiff: content.incrementalDiff, mode: content.mode, repositoryConfig: content.repositoryConfig },
-      { pullRequest: { diffContent: content.diff } },
+      { pullRequest: { diffContent: content.diff, ...content.stats } },
     ).then(isCurrent);
   }
 

@@ -115,8 +115,10 @@ upserted as (
     pr_number = excluded.pr_number, title = excluded.title, state = excluded.state, html_url = excluded.html_url,
     diff = excluded.diff, draft = excluded.draft, merged = excluded.merged, head_branch = excluded.head_branch,
     base_branch = excluded.base_branch, base_sha = excluded.base_sha, head_sha = excluded.head_sha,
-    merge_commit_sha = excluded.merge_commit_sha, commits_count = excluded.commits_count, additions = excluded.additions,
-    deletions = excluded.deletions, changed_files = excluded.changed_files, body_blob = excluded.body_blob,
+    merge_commit_sha = excluded.merge_commit_sha, commits_count = excluded.commits_count,
+    -- A host whose events carry no counts (GitLab) keeps the ones its last run took from the diff.
+    additions = coalesce(excluded.additions, pull_requests.additions), deletions = coalesce(excluded.deletions, pull_requests.deletions),
+    changed_files = coalesce(excluded.changed_files, pull_requests.changed_files), body_blob = excluded.body_blob,
     updated_at = excluded.updated_at,
     review_status = case when exists (select 1 from decision d where d.pr_id = excluded.pr_id and d.wants_review)
                          then 'pending' else pull_requests.review_status end

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS, FakeGitLab, type FakeDiffEntry } from '../fakes/fake-gitlab.js';
 import { createAccount, type Account } from '../helpers/accounts.js';
 import { settledReview } from '../helpers/review-fixtures.js';
-import { browserWorld, expectAccessible, expectHeading, signedInPage, type BrowserWorld } from './browser-world.js';
+import { browserWorld, expectAccessible, expectHeading, SCREENSHOT_DIR, signedInPage, type BrowserWorld } from './browser-world.js';
 
 const SHA = '7'.repeat(40);
 const BASE = 'a'.repeat(40);
@@ -64,6 +64,7 @@ describe('a GitLab merge request in the browser', () => {
     await row.getByText('GitLab', { exact: true }).waitFor();
     expect(await row.getByRole('link', { name: 'Open on GitLab' }).getAttribute('href')).toBe(url);
     await expectAccessible(page, '/pulls with a merge request');
+    await page.screenshot({ path: `${SCREENSHOT_DIR}gitlab-list.png` });
 
     await row.getByRole('link', { name: 'Loop over the values' }).click();
     await page.waitForURL(new RegExp(`/pulls/${prId}$`));
@@ -72,5 +73,6 @@ describe('a GitLab merge request in the browser', () => {
     await page.getByText('acme/platform/api', { exact: false }).first().waitFor();
     expect(await page.getByRole('link', { name: 'Open on GitLab' }).getAttribute('href')).toBe(url);
     await expectAccessible(page, 'a merge request’s review');
+    await page.screenshot({ path: `${SCREENSHOT_DIR}gitlab-review.png` });
   });
 });

@@ -119,6 +119,8 @@ describe('GitLab merge requests, end to end', () => {
 
     const first = await information(prId, (review) => review.reviewStatus !== 'pending' && review.publication.state === 'published');
     expect(first).toMatchObject({ prId, provider: 'gitlab', url: `${gitlab.url}/shop/backend/-/merge_requests/5`, reviewStatus: 'completed' });
+    // GitLab's hook carries no counts: they come from the diff the run read.
+    expect(first).toMatchObject({ prAddtions: 8, prDeletions: 1, changedFiles: 2 });
     // The list shows it as a merge request, named by its UUID.
     const list = (await world.t.app.inject({ method: 'GET', url: '/pull-request/list', headers: { cookie: owner.cookie } })).json<Array<{ prId: string; provider: string; url: string }>>();
     expect(list).toContainEqual(expect.objectContaining({ prId, provider: 'gitlab', url: `${gitlab.url}/shop/backend/-/merge_requests/5` }));

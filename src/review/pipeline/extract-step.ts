@@ -6,6 +6,7 @@ import type { PullRequest } from '../../db/schema/index.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
 import { readRepositoryConfig } from '../../repository-config/load-repository-config.js';
 import { reviewMode, switchedOff } from '../../repository-config/run-policy.js';
+import { diffStats } from '../prepare/diff/parse-unified-diff.js';
 import { isCurrentRun } from './review-runs.js';
 
 export interface ExtractDeps {
@@ -50,7 +51,9 @@ export async function extractContent(deps: ExtractDeps, job: Job<'sanitizedPrPay
       ? await reader.pushDiff(since, headSha)
       : null;
 
-  const content = { diff, incrementalDiff: incremental, mode: reviewMode(review.requestedMode, config), repositoryConfig: config };
+  // A host whose event carries no counts (GitLab) gets them from the diff, once: the lists show them.
+  const stats = pr.additions === null ? diffStats(diff) : undefined;
+  const content = { diff, incrementalDiff: incremental, mode: reviewMode(review.requestedMode, config), repositoryConfig: config, stats };
   if (!(await deps.reviews.storeContent(pr.id, runId, content, job.attempt))) return;
   await deps.queue.add('extractedPrContent', { pullRequestId: pr.id, runId }, { jobId: `content-${runId}` });
 }

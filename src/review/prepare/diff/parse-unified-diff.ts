@@ -21,6 +21,23 @@ export function parseUnifiedDiff(diffText: string): DiffFile[] {
   return [...diffFiles(diffText)];
 }
 
+export interface DiffStats {
+  additions: number;
+  deletions: number;
+  changedFiles: number;
+}
+
+/** What a pull request's header counts: lines added and removed, files changed. */
+export function diffStats(diffText: string): DiffStats {
+  const stats: DiffStats = { additions: 0, deletions: 0, changedFiles: 0 };
+  for (const file of diffFiles(diffText)) {
+    stats.additions += file.additions;
+    stats.deletions += file.deletions;
+    stats.changedFiles++;
+  }
+  return stats;
+}
+
 /** `parseUnifiedDiff`'s files one at a time, as each `diff --git` section is parsed. */
 export function* diffFiles(diffText: string): Generator<DiffFile, void, void> {
   if (diffText.trim().length === 0) return;
