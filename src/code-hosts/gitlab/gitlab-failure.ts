@@ -9,12 +9,15 @@ import { AppError } from '../../lib/app-error.js';
  */
 export function gitlabJobFailure(error: unknown): Error {
   if (error instanceof RetryLaterError) return error;
-  if (error instanceof GitLabConnectionBrokenError) return new UnrecoverableJobError(`GitLab refused the connection's token (${error.status} ${error.message})`);
+  if (error instanceof GitLabConnectionBrokenError) return new UnrecoverableJobError(`GitLab refused the connection's token: ${withStatus(error)}`);
   if (error instanceof GitLabApiError) {
-    if ([404, 410, 422].includes(error.status)) return new UnrecoverableJobError(`GitLab refused the call (${error.status} ${error.message})`);
-    return new Error(`GitLab answered ${error.status}: ${error.message}`);
+    if ([404, 410, 422].includes(error.status)) return new UnrecoverableJobError(`GitLab refused the call: ${withStatus(error)}`);
+    return new Error(`GitLab answered ${withStatus(error)}`);
   }
   if (error instanceof GitLabUnreachableError) return error;
   if (error instanceof AppError) return new Error(error.message);
   return error instanceof Error ? error : new Error(String(error));
 }
+
+/** GitLab's messages mostly start with their status already (`404 Tree Not Found`): said once. */
+const withStatus = (error: GitLabApiError) => (error.message.startsWith(`${error.status}`) ? error.message : `${error.status} ${error.message}`);
