@@ -20,6 +20,7 @@ import { serversAvailable, type Backend } from './lib/service-process.js';
  * the servers. BENCH_DURATION sets the seconds of each load run (default 10).
  */
 const duration = Number(process.env.BENCH_DURATION ?? 10);
+const largeRounds = () => Math.max(1, Number(process.env.BENCH_LARGE_ROUNDS ?? 3) || 3);
 
 /** A scenario that runs once per backend, one after the other. */
 const perBackend = (run: (backend: Backend) => Promise<void>) => async (backends: Backend[]) => {
@@ -35,7 +36,9 @@ const scenarios: Record<string, (backends: Backend[]) => Promise<void>> = {
   'code-snapshot': codeSnapshotBench,
   'code-context': codeContextBench,
   'code-context-coverage': codeContextCoverageBench,
-  'review-pipeline': perBackend(reviewPipelineBench),
+  'review-pipeline': perBackend((backend) => reviewPipelineBench(backend)),
+  // The 2,000-file pull request alone, code context off and on in alternating rounds (BENCH_LARGE_ROUNDS, default 3).
+  'large-pr': perBackend((backend) => reviewPipelineBench(backend, { ordinaryReviews: 0, burst: 0, largeRounds: largeRounds() })),
   webhook: perBackend((backend) => webhookBench(backend, duration)),
   lists: perBackend((backend) => listsBench(backend, duration)),
   publishing: perBackend((backend) => publishingBench(backend)),

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 /** A process's resident memory now and at its peak (Linux /proc), in MiB. */
 export function processMemory(pid: number): { rssMiB: number; peakRssMiB: number } {
@@ -13,4 +13,12 @@ export function processCpuSeconds(pid: number): number {
   // The fields after the command name (which may hold spaces) in parentheses: utime and stime are the 12th and 13th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Starts a new peak: the kernel's high-water mark (VmHWM) is set back to the current RSS (Linux's
+ * `clear_refs` 5), so a later peak is that of what ran since, not of the process's whole life.
+ */
+export function resetPeakRss(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql, type Placeholder } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql, type Placeholder } from 'drizzle-orm';
 import type { PgUpdateSetSource, QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Database, DatabaseHandle } from '../db/database.js';
 import type { CodeHostProvider } from '../code-hosts/code-host.js';
@@ -230,9 +230,14 @@ export class ReviewRepository {
   }
 
   /** The review and pull request, by GitHub's pull request id or the internal id, for their owner. */
+  /**
+   * The pull request (without its diff) and its review. Its callers read neither the diff nor need
+   * it, and the page polls this while a review runs: a 2,000-file pull request's diff is 12 MB,
+   * fetched and decoded on every poll (on PGlite, most of the service's CPU while it was reviewed).
+   */
   async findWithPullRequest(userId: string, selector: PullRequestSelector): Promise<{ pr: PullRequest; review: Review | null } | undefined> {
     const [row] = await this.db
-      .select({ pr: pullRequests, review: reviews })
+      .select({ pr: { ...getTableColumns(pullRequests), diffContent: sql<string | null>`null` }, review: reviews })
       .from(pullRequests)
       .leftJoin(reviews, eq(reviews.id, pullRequests.id))
       .where(ownedPullRequest(userId, selector))
