@@ -230,11 +230,13 @@ async function reviewChunk(
   base: Omit<Parameters<typeof buildReviewPrompt>[0], 'chunk' | 'chunkCount'>,
   context: ChunkContext,
 ): Promise<ChunkReview & { context: ContextStats; shown: ShownBlock[] }> {
-  const blocks = context.index ? await chunkBlocks(log, context, chunk) : [];
   const bare = buildReviewPrompt({ ...base, chunk, chunkCount, tools: context.tools });
   const room = context.room(bare);
   // The tools' answers join the request as it goes on: room is kept for them.
   const toolRoom = context.tools ? toolRoomOf(room) : 0;
+  // Gathered for the room the prompt leaves; deep mode's verification fits the same blocks to a
+  // prompt of its own, unknown until the findings are in, so its gathering is not bounded.
+  const blocks = context.index ? await chunkBlocks(log, context, chunk, base.mode === 'deep' ? undefined : room - toolRoom) : [];
   const fitted = blocks.length > 0 ? fitContext(blocks, room - toolRoom, context.commit) : { section: null, stats: NO_CONTEXT, shown: [] };
   const prompt = fitted.section ? buildReviewPrompt({ ...base, chunk, chunkCount, codeContext: fitted.section, tools: context.tools }) : bare;
   const tools = context.tools && context.index ? reviewTools(context.index, chunk.index, room - fitted.stats.tokens, context.toolCalls) : undefined;
@@ -260,9 +262,9 @@ async function reviewChunk(
 }
 
 /** The chunk's context blocks; a file the reviewer cannot read costs its context, never the review. */
-async function chunkBlocks(log: Logger, context: ChunkContext, chunk: ReviewChunk): Promise<ContextBlock[]> {
+async function chunkBlocks(log: Logger, context: ChunkContext, chunk: ReviewChunk, room?: number): Promise<ContextBlock[]> {
   try {
-    const blocks = await gatherChunkContext(context.index!, changedLinesOf(chunk), context.wanted);
+    const blocks = await gatherChunkContext(context.index!, changedLinesOf(chunk), context.wanted, room);
     const removed = context.base ? removalOnlyLinesOf(chunk) : [];
     if (removed.length === 0) return blocks;
     // Scopes at the base join the head's scopes, ahead of definitions and callers.
