@@ -1,28 +1,35 @@
-import type { ContextBlock } from './context-block.js';
+import { SCOPES_SHARE } from '../review/ask/context-section.js';
+import type { ContextBlock, ContextBlockKind } from './context-block.js';
 
 /**
  * Below this many tokens of room a chunk gets no context and nothing is read for it: the section's
  * heading (about 45 tokens) and one small block take about this much.
  */
 export const MIN_CONTEXT_ROOM = 150;
-/** The section's heading, as `fitContext` writes it (about 45 tokens; kept out of the blocks' room). */
+/** The section's heading, as `fitContext` writes it (about 45 tokens). */
 const HEADING_TOKENS = 50;
+/** Room the fit would leave that no block is this small for: a frame and a couple of lines. */
+const LEAST_BLOCK_TOKENS = 40;
 /**
- * o200k averages 3.5 to 4.5 characters a token on code: at 4 an estimate is near the count, so
- * gathering stops about where the fit would fill the room, and a token count of every rendering
- * (the fit's work) is not paid twice.
+ * o200k averages 3.5 to 4.5 characters a token on code: at 4 an estimate is near the count, so the
+ * gathering stops about where the fit fills the room, without the fit's token counts.
  */
 const CHARS_PER_TOKEN = 4;
 /** `<context kind=… path=… lines=… about=… read-only>` and its end tag, besides the path and label. */
 const FRAME_CHARS = 60;
 
+/** A gathered block's renderings, fullest first, as estimated tokens. */
+type Estimate = number[];
+
 /**
- * What the blocks gathered so far leave of a prompt's room, estimated cheaply: each block at its
- * most elided rendering (the least the fit would give it), by length. A block that could not fit
- * the whole room even so is dropped by the fit, and takes nothing here either.
+ * What the blocks gathered so far leave of a prompt's room: `fitContext`'s rule (scopes' share
+ * filled like water, each block's fullest rendering that fits its cap, a block that fits none
+ * dropped) run on lengths instead of token counts. It only tells the gathering when to stop; the
+ * prompt is still fitted with exact counts.
  */
-export class RoomLeft {
-  private used = 0;
+export class ContextRoom {
+  private readonly gathered: Record<ContextBlockKind, Estimate[]> = { scope: [], definition: [], caller: [] };
+  private fullAt: number | undefined;
 
   constructor(private readonly room: number) {}
 
@@ -31,22 +38,43 @@ export class RoomLeft {
     return this.room < MIN_CONTEXT_ROOM;
   }
 
-  /** The blocks so far take the room: later ones would not reach the prompt. */
-  full(): boolean {
-    return this.used >= this.room - HEADING_TOKENS;
+  /** Counts the blocks in (returned as given). */
+  add<T extends ContextBlock>(blocks: T[]): T[] {
+    for (const block of blocks) this.gathered[block.kind].push(block.variants.map((variant) => Math.ceil((variant.length + block.path.length + block.label.length + FRAME_CHARS) / CHARS_PER_TOKEN)));
+    if (blocks.length > 0) this.fullAt = undefined;
+    return blocks;
   }
 
-  /** Counts the blocks in (returned as given). */
-  take<T extends ContextBlock>(blocks: T[]): T[] {
-    for (const block of blocks) {
-      const tokens = estimatedTokens(block);
-      if (tokens <= this.room - HEADING_TOKENS) this.used += tokens;
-    }
-    return blocks;
+  /** The fit of the blocks so far would leave no room for another one. */
+  full(): boolean {
+    if (this.room === Number.POSITIVE_INFINITY) return false;
+    this.fullAt ??= this.leftAfterFit();
+    return this.fullAt < LEAST_BLOCK_TOKENS;
+  }
+
+  private leftAfterFit(): number {
+    let left = this.room - HEADING_TOKENS;
+    const { scope, definition, caller } = this.gathered;
+    const others = definition.length + caller.length > 0;
+    const caps = scopeCaps(scope, others ? Math.floor(left * SCOPES_SHARE) : left);
+    [...scope, ...definition, ...caller].forEach((variants, position) => {
+      const cap = Math.min(left, caps[position] ?? left);
+      const fitting = variants.find((tokens) => tokens <= cap);
+      if (fitting !== undefined) left -= fitting;
+    });
+    return left;
   }
 }
 
-function estimatedTokens(block: ContextBlock): number {
-  const cheapest = block.variants.reduce((least, variant) => Math.min(least, variant.length), Number.POSITIVE_INFINITY);
-  return Math.ceil((cheapest + block.path.length + block.label.length + FRAME_CHARS) / CHARS_PER_TOKEN);
+/** `fitContext`'s shares of the scopes' part: the smallest scopes take what they need, the larger ones the rest. */
+function scopeCaps(scopes: readonly Estimate[], total: number): number[] {
+  const caps: number[] = [];
+  let remaining = total;
+  const byNeed = scopes.map((variants, position) => ({ position, need: variants[0] ?? 0 })).sort((a, b) => a.need - b.need);
+  byNeed.forEach((scope, index) => {
+    const cap = Math.max(0, Math.min(scope.need, Math.floor(remaining / (byNeed.length - index))));
+    caps[scope.position] = cap;
+    remaining -= cap;
+  });
+  return caps;
 }
