@@ -15,8 +15,12 @@ const LEAST_BLOCK_TOKENS = 40;
  * gathering stops about where the fit fills the room, without the fit's token counts.
  */
 const CHARS_PER_TOKEN = 4;
-/** `<context kind=… path=… lines=… about=… read-only>` and its end tag, besides the path and label. */
-const FRAME_CHARS = 60;
+/**
+ * `<context kind=… path=… lines=… about=… read-only>` and its end tag: punctuation, about 25 tokens
+ * besides the path and label, which count about 3 characters a token.
+ */
+const FRAME_TOKENS = 25;
+const FRAME_CHARS_PER_TOKEN = 3;
 
 /** A gathered block's renderings, fullest first, as estimated tokens. */
 type Estimate = number[];
@@ -40,7 +44,10 @@ export class ContextRoom {
 
   /** Counts the blocks in (returned as given). */
   add<T extends ContextBlock>(blocks: T[]): T[] {
-    for (const block of blocks) this.gathered[block.kind].push(block.variants.map((variant) => Math.ceil((variant.length + block.path.length + block.label.length + FRAME_CHARS) / CHARS_PER_TOKEN)));
+    for (const block of blocks) {
+      const frame = FRAME_TOKENS + Math.ceil((block.path.length + block.label.length) / FRAME_CHARS_PER_TOKEN);
+      this.gathered[block.kind].push(block.variants.map((variant) => frame + Math.ceil(variant.length / CHARS_PER_TOKEN)));
+    }
     if (blocks.length > 0) this.fullAt = undefined;
     return blocks;
   }
