@@ -113,7 +113,8 @@ async function measureCommit(repo: string, commit: string, tallies: Record<Mode,
         const room = CONTEXT_LENGTH - countTokens(bare.system) - countTokens(bare.prompt) - DEFAULT_OUTPUT_RESERVE[mode] - PROMPT_SLACK;
         const toolRoom = mode === 'deep' ? toolRoomOf(room) : 0;
         const changed = changedLinesOf(chunk);
-        const blocks = await gatherChunkContext(index, changed, { definitions: true, callers: mode === 'deep' });
+        // As the review step gathers: for the room its prompt leaves (deep mode's verification fits the blocks again).
+        const blocks = await gatherChunkContext(index, changed, { definitions: true, callers: mode === 'deep' }, mode === 'deep' ? undefined : room - toolRoom);
         const fitted = fitContext(blocks, room - toolRoom, commit);
         const built = buildReviewPrompt({ ...input, codeContext: fitted.section });
         tokens += countTokens(built.system) + countTokens(built.prompt);
