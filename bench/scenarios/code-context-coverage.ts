@@ -112,7 +112,7 @@ async function measureCommit(repo: string, commit: string, tallies: Record<Mode,
       const roomOf = (chunk: ReviewChunk, chunkCount: number) => promptRoom(bareOf(chunk, chunkCount), CONTEXT_LENGTH, DEFAULT_OUTPUT_RESERVE[mode]);
       const gather = (chunk: ReviewChunk) => gatherChunkContext(index, changedLinesOf(chunk), { definitions: true, callers: mode === 'deep' });
       const planned = keepsContextRoom
-        ? await splitForScopes(prepared.chunks, { gather, fit: (chunk, chunkCount, blocks) => fitChunkContext(blocks, roomOf(chunk, chunkCount), tools, commit), maxChunks: MAX_CHUNKS_SPLIT_FOR_SCOPES })
+        ? await splitForScopes(prepared.chunks, { gather, room: roomOf, tools, commit, maxChunks: MAX_CHUNKS_SPLIT_FOR_SCOPES })
         : await Promise.all(prepared.chunks.map(async (chunk) => ({ chunk, blocks: await gather(chunk) })));
       if (process.env.CODE_CONTEXT_DEBUG && planned.length !== prepared.chunks.length) console.log('split', mode, commit.slice(0, 8), prepared.chunks.length, '->', planned.length);
       let baseTokens = 0;

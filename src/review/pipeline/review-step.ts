@@ -152,7 +152,9 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     keepsContextRoom && code.index
       ? await splitForScopes(chunks, {
           gather: (chunk) => chunkBlocks(deps.log, context, chunk),
-          fit: (chunk, chunkCount, blocks) => fitChunkContext(blocks, context.room(buildReviewPrompt({ ...promptFor(chunk), chunk, chunkCount, tools: context.tools })), context.tools, headSha),
+          room: (chunk, chunkCount) => context.room(buildReviewPrompt({ ...promptFor(chunk), chunk, chunkCount, tools: context.tools })),
+          tools: context.tools,
+          commit: headSha,
           maxChunks: MAX_CHUNKS_SPLIT_FOR_SCOPES,
         })
       : chunks.map((chunk) => ({ chunk }));
