@@ -45,8 +45,8 @@ interface Piece {
  * parts whose scopes fit; a file whose scopes do not fit alone is packed hunk by hunk the same way,
  * and a hunk whose scopes do not fit alone is cut in halves at its middle changed line until they
  * do or a half changes one line. Pieces are measured once each and packed by their sums; each part
- * is then checked as the prompt will be, and one that still does not fit is packed again piece by
- * piece with that check. Chunks are numbered again only when one was split; otherwise they come
+ * is then checked as the prompt will be, one that still does not fit is packed again piece by piece
+ * with that check, and neighbours that fit together are joined. Chunks are numbered again only when one was split; otherwise they come
  * back as given.
  */
 export async function splitForScopes(chunks: readonly ReviewChunk[], options: ScopeSplitOptions): Promise<PlannedChunk[]> {
@@ -147,7 +147,22 @@ async function splitChunk(
     if (checked.ok || part.length === 1) parts.push({ segments, blocks: checked.blocks });
     else parts.push(...(await packChecked(segments, fits)));
   }
-  return parts;
+  return mergeNeighbours(parts, fits);
+}
+
+/**
+ * Neighbouring parts joined while the joined part still fits: the sums count a scope shared by
+ * pieces (the function around two hunks, a test file's outer callback) once per piece.
+ */
+async function mergeNeighbours(parts: readonly Group[], fits: Fits): Promise<Group[]> {
+  const merged: Group[] = [];
+  for (const part of parts) {
+    const last = merged.at(-1);
+    const tried = last ? await fits([...last.segments, ...part.segments]) : undefined;
+    if (last && tried?.ok) merged[merged.length - 1] = { segments: [...last.segments, ...part.segments], blocks: tried.blocks };
+    else merged.push(part);
+  }
+  return merged;
 }
 
 /** Next-fit in order with the prompt's own check: the slow path for a part whose sums misled. */
