@@ -30,7 +30,7 @@ export interface FittedContext {
 }
 
 /** Enclosing scopes together take at most this share of the room while definitions or callers wait behind them. */
-const SCOPES_SHARE = 0.6;
+export const SCOPES_SHARE = 0.6;
 
 /**
  * The blocks that fit in `room` tokens, in their order of priority (scopes, definitions, callers).
@@ -89,7 +89,7 @@ function scopeCaps(blocks: readonly ContextBlock[], total: number): Map<number, 
 
 const STAT_OF: Record<ContextBlockKind, 'scopes' | 'definitions' | 'callers'> = { scope: 'scopes', definition: 'definitions', caller: 'callers' };
 
-function contextHeading(commit: string | null): string {
+export function contextHeading(commit: string | null): string {
   const at = commit ? ` at the head commit ${commit.slice(0, 12)}` : '';
   return `# Code around the change (read-only context)\nFrom the repository${at}, numbered as in the file. It is not part of the change: judge the diff with it, but report findings only on lines of the diff.\n`;
 }

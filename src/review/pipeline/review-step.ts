@@ -18,10 +18,10 @@ import { carryOverFindings, withCarried } from '../findings/carry-over.js';
 import { assignFindingIds } from '../findings/fingerprint.js';
 import { finalizeReview, type ChunkReview } from '../findings/merge-reviews.js';
 import { prepareReviewInSlices } from '../prepare/prepare-review.js';
-import { buildReviewPrompt, DEFAULT_MAX_FINDINGS, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens, PROMPT_SLACK, type BuiltPrompt, type PromptSettings } from '../ask/prompts.js';
+import { buildReviewPrompt, DEFAULT_MAX_FINDINGS, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens, type BuiltPrompt, type PromptSettings } from '../ask/prompts.js';
 import type { ReviewOutput } from '../answer/review-output.js';
 import { countBySeverity, scoreReview } from '../findings/score.js';
-import { countTokens } from '../prepare/tokens.js';
+import { chunkBudget, MAX_CHUNKS_SPLIT_FOR_SCOPES } from '../prepare/chunk-budget.js';
 import { applyVerification, buildVerificationPrompt, withoutVerification } from '../answer/verification.js';
 import { pullRequestDescription } from '../../services/pull-request-description.js';
 import type { CodeIndex } from '../../code-context/code-index.js';
@@ -33,7 +33,9 @@ import { addStats, fitContext, NO_CONTEXT, type ContextStats, type ShownBlock } 
 import { changedLinesOf, removalOnlyLinesOf } from '../prepare/chunk-lines.js';
 import { BaseScopes } from '../../code-context/base-scopes.js';
 import type { SnapshotSource } from '../../code-context/snapshot/snapshot-source.js';
-import { reviewTools, toolRoomOf, type ToolCallRecord } from '../ask/review-tools.js';
+import { reviewTools, type ToolCallRecord } from '../ask/review-tools.js';
+import { fitChunkContext, promptRoom } from '../ask/chunk-context.js';
+import { splitForScopes } from '../ask/split-for-scopes.js';
 import { askForReview, askForVerification } from '../ask/model-review.js';
 import { reviewCompletedEmail } from './review-email.js';
 import { reviewOverview } from './review-overview.js';
@@ -43,15 +45,6 @@ import { isCurrentRun } from './review-runs.js';
 export const DEFAULT_CONTEXT_LENGTH = 32_000;
 /** Model calls of one review at once: bounded so a 2,000-file PR does not open 250 connections. */
 export const CHUNK_CONCURRENCY = 3;
-/**
- * Share of the model's context kept free for the code around each chunk when the diff is split:
- * more means more context per chunk, and more chunks (more calls) for a large pull request. A chunk
- * smaller than its budget leaves the rest to the context too.
- */
-const CONTEXT_SHARE: Record<Review['mode'], number> = { quick: 0, focused: 0.2, deep: 0.3 };
-/** The share is kept only for a diff of at most this many full chunks (estimated at 4 bytes a token). */
-const RESERVED_UP_TO_CHUNKS = 4;
-const BYTES_PER_TOKEN = 4;
 
 export interface ReviewStepDeps {
   reviews: ReviewRepository;
@@ -115,7 +108,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   const contextLength = choice.contextLength ?? DEFAULT_CONTEXT_LENGTH;
   const outputReserve = DEFAULT_OUTPUT_RESERVE[review.mode];
   const level: ContextLevel = config.context ?? 'full';
-  const contextReserve = level === 'none' ? 0 : Math.floor(contextLength * CONTEXT_SHARE[review.mode]);
+  let keepsContextRoom = false;
   const prompt = {
     mode: review.mode,
     settings: settings satisfies PromptSettings | null,
@@ -129,16 +122,12 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     include: globMatcher(config.include),
     tokenBudget: ({ skipped, reviewable }) => {
       const overhead = promptOverheadTokens({ ...prompt, skipped, reviewablePaths: reviewable.map((file) => file.path), chunkCount: 2 });
-      const budget = contextLength - overhead - outputReserve;
-      if (budget < MIN_TOKEN_BUDGET) {
+      const budget = chunkBudget({ contextLength, overhead, outputReserve, mode: review.mode, level, reviewable });
+      if (budget.withoutContext < MIN_TOKEN_BUDGET) {
         throw new UnrecoverableJobError(`The model ${choice.modelId} has a context of ${contextLength} tokens: too small to review this pull request; choose a larger model`);
       }
-      // The code context gives way to the diff on a small model (the diff is never left out), and on
-      // a large pull request: its chunks are full of diff anyway, and keeping room in each would
-      // multiply its model calls (a 2,000-file pull request: 1.5 times as many).
-      const diffTokens = reviewable.reduce((sum, file) => sum + (file.diffBytes ?? (file.additions + file.deletions) * 40), 0) / BYTES_PER_TOKEN;
-      const reserve = diffTokens <= budget * RESERVED_UP_TO_CHUNKS ? contextReserve : 0;
-      return Math.max(MIN_TOKEN_BUDGET, budget - reserve);
+      keepsContextRoom = budget.keepsContextRoom;
+      return budget.tokens;
     },
   });
   const reviewablePaths = reviewable.map((file) => file.path);
@@ -155,19 +144,30 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     tools: review.mode === 'deep' && code.index !== undefined,
     toolCalls: [],
     commit: headSha,
-    room: (built) => contextLength - countTokens(built.system) - countTokens(built.prompt) - outputReserve - PROMPT_SLACK,
+    room: (built) => promptRoom(built, contextLength, outputReserve),
   };
+  const promptFor = (chunk: ReviewChunk) => ({ ...promptBase, instructions: instructionsFor(chunk.files) });
+  // A small diff's chunk whose enclosing scopes do not fit beside it is split again (decisions.md §11).
+  const planned: Array<{ chunk: ReviewChunk; blocks?: ContextBlock[] }> =
+    keepsContextRoom && code.index
+      ? await splitForScopes(chunks, {
+          gather: (chunk) => chunkBlocks(deps.log, context, chunk),
+          room: (chunk, chunkCount) => context.room(buildReviewPrompt({ ...promptFor(chunk), chunk, chunkCount, tools: context.tools })),
+          tools: context.tools,
+          commit: headSha,
+          maxChunks: MAX_CHUNKS_SPLIT_FOR_SCOPES,
+        })
+      : chunks.map((chunk) => ({ chunk }));
+  const reviewed = planned.map((entry) => entry.chunk);
 
   const limit = pLimit(CHUNK_CONCURRENCY);
-  const parts = await Promise.all(
-    chunks.map((chunk) => limit(() => reviewChunk(deps.log, choice, chunk, chunks.length, { ...promptBase, instructions: instructionsFor(chunk.files) }, context))),
-  );
+  const parts = await Promise.all(planned.map(({ chunk, blocks }) => limit(() => reviewChunk(deps.log, choice, chunk, reviewed.length, promptFor(chunk), context, blocks))));
   const contextSummary: ReviewContextSummary = {
     ...parts.reduce((sum, part) => addStats(sum, part.context), NO_CONTEXT),
     toolCalls: context.toolCalls.length,
     snapshot: code.index?.snapshot.mode ?? 'none',
   };
-  const contextBlocks = chunks.flatMap((chunk, at) => parts[at]!.shown.map((block) => ({ chunk: chunk.index, ...block }))).slice(0, MAX_RECORDED_BLOCKS);
+  const contextBlocks = reviewed.flatMap((chunk, at) => parts[at]!.shown.map((block) => ({ chunk: chunk.index, ...block }))).slice(0, MAX_RECORDED_BLOCKS);
   const lastFindings = previousFindings(review);
   const previous = incremental ? lastFindings : [];
   const { review: final, counts } = finalizeReview(parts, reviewable, {
@@ -178,7 +178,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   const { kept: comments, suppressed } = suppressRejected(identified, rejected);
   const output = {
     ...final,
-    summary: { ...final.summary, overview: reviewOverview(final, { chunkCount: chunks.length, skipped, layoutOnlyPaths: [...new Set(skippedChanges.map((entry) => entry.path))], incrementalSince: incremental ? review.reviewdSha : null, contextUnavailable: code.unavailable }), findingsCount: comments.length },
+    summary: { ...final.summary, overview: reviewOverview(final, { chunkCount: reviewed.length, skipped, layoutOnlyPaths: [...new Set(skippedChanges.map((entry) => entry.path))], incrementalSince: incremental ? review.reviewdSha : null, contextUnavailable: code.unavailable }), findingsCount: comments.length },
     comments,
     reviewedFiles: reviewablePaths,
     skippedFiles: skipped,
@@ -229,13 +229,13 @@ async function reviewChunk(
   chunkCount: number,
   base: Omit<Parameters<typeof buildReviewPrompt>[0], 'chunk' | 'chunkCount'>,
   context: ChunkContext,
+  gathered?: ContextBlock[],
 ): Promise<ChunkReview & { context: ContextStats; shown: ShownBlock[] }> {
-  const blocks = context.index ? await chunkBlocks(log, context, chunk) : [];
+  const blocks = gathered ?? (context.index ? await chunkBlocks(log, context, chunk) : []);
   const bare = buildReviewPrompt({ ...base, chunk, chunkCount, tools: context.tools });
   const room = context.room(bare);
   // The tools' answers join the request as it goes on: room is kept for them.
-  const toolRoom = context.tools ? toolRoomOf(room) : 0;
-  const fitted = blocks.length > 0 ? fitContext(blocks, room - toolRoom, context.commit) : { section: null, stats: NO_CONTEXT, shown: [] };
+  const fitted = blocks.length > 0 ? fitChunkContext(blocks, room, context.tools, context.commit) : { section: null, stats: NO_CONTEXT, shown: [] };
   const prompt = fitted.section ? buildReviewPrompt({ ...base, chunk, chunkCount, codeContext: fitted.section, tools: context.tools }) : bare;
   const tools = context.tools && context.index ? reviewTools(context.index, chunk.index, room - fitted.stats.tokens, context.toolCalls) : undefined;
   const withoutTools = tools ? buildReviewPrompt({ ...base, chunk, chunkCount, codeContext: fitted.section }) : undefined;
