@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitlabConnections, gitlabMergeRequests, pullRequests, reviews, webhookDeliveries } from '../../src/db/schema/index.js';
+import { GitLabConnectionCache } from '../../src/services/gitlab-connection-cache.js';
 import { createAccount, type Account } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { ACCESS, FakeGitLab } from '../fakes/fake-gitlab.js';
@@ -177,6 +178,39 @@ describe('POST /webhook/gitlab', () => {
       expect((await deliver(mergeRequestHook(mine.projectId, mine.path, { iid: 45 }), 'rotated-secret')).statusCode).toBe(401);
       expect((await storedFor(mine.owner.id, mine.projectId)).map((pr) => pr.prNumber).sort()).toEqual([41, 43]);
       expect(await t.app.db.select().from(gitlabMergeRequests).where(eq(gitlabMergeRequests.connectionId, mine.connectionId))).toHaveLength(0);
+    });
+
+    it('the cache: an entry serves until its time is up, a forgotten project or connection is read again, the oldest project goes first', async () => {
+      let clock = 0;
+      const cache = new GitLabConnectionCache({ connections: t.app.repos.gitlabConnections, secretBox: t.app.secretBox, ttlMs: 1_000, maxProjects: 2, now: () => clock });
+      const [a, b, c] = [await connected(), await connected(), await connected()];
+      const ids = async (projectId: number) => (await cache.candidates(projectId)).map((candidate) => candidate.row.id);
+      expect((await cache.candidates(a.projectId)).map((candidate) => candidate.secret)).toEqual([a.secret]);
+
+      // Gone from the database, still cached here until the entry is due or forgotten.
+      await t.app.db.delete(gitlabConnections).where(eq(gitlabConnections.id, a.connectionId));
+      expect(await ids(a.projectId)).toEqual([a.connectionId]);
+      clock += 1_001;
+      expect(await ids(a.projectId)).toEqual([]);
+
+      expect(await ids(b.projectId)).toEqual([b.connectionId]);
+      await t.app.db.delete(gitlabConnections).where(eq(gitlabConnections.id, b.connectionId));
+      await cache.forgetConnection(b.connectionId);
+      expect(await ids(b.projectId)).toEqual([]);
+
+      expect(await ids(c.projectId)).toEqual([c.connectionId]);
+      await t.app.db.delete(gitlabConnections).where(eq(gitlabConnections.id, c.connectionId));
+      expect(await ids(c.projectId)).toEqual([c.connectionId]);
+      cache.forgetProject(c.projectId);
+      expect(await ids(c.projectId)).toEqual([]);
+
+      // Three projects in a cache of two: the first one read is read again.
+      const [d, e, f] = [await connected(), await connected(), await connected()];
+      for (const project of [d, e, f]) await ids(project.projectId);
+      for (const project of [d, e, f]) await t.app.db.delete(gitlabConnections).where(eq(gitlabConnections.id, project.connectionId));
+      expect(await ids(f.projectId)).toEqual([f.connectionId]);
+      expect(await ids(e.projectId)).toEqual([e.connectionId]);
+      expect(await ids(d.projectId)).toEqual([]);
     });
 
     it('concurrent first deliveries of one merge request share its key; a burst of new merge requests is stored whole', async () => {
