@@ -6,7 +6,7 @@ import { githubUser, signInWithGitHubOverHttp } from '../../test/helpers/github-
 import { ACCESS, FakeGitLab } from '../../test/fakes/fake-gitlab.js';
 import { fakeGitHub, signUp } from '../lib/accounts.js';
 import { startBareJsonServer } from '../lib/bare-json-server.js';
-import { transactionsPerDelivery } from '../lib/transactions.js';
+import { costPerDelivery } from '../lib/transactions.js';
 import { withCleanup } from '../lib/cleanup.js';
 import { DeliveryStream } from '../lib/delivery-stream.js';
 import { GitLabDeliveryStream } from '../lib/gitlab-delivery-stream.js';
@@ -134,10 +134,13 @@ export async function webhookBench(backend: Backend, duration: number) {
     const gitlabMax = await deliveries(gitlabStream, service.url, { duration, ...onGitLab });
     const gitlabSteady = await deliveries(gitlabStream, service.url, { duration, ...STEADY, ...onGitLab });
     // Servers only (PGlite keeps no statistics): what each delivery costs PostgreSQL when none shares a commit.
-    const perDelivery = async (supply: Deliveries, path: string) =>
-      service.databaseUrl === undefined ? 'n/a' : transactionsPerDelivery(supply, `${service.url}${path}`, service.databaseUrl);
-    const githubTransactions = await perDelivery(stream, '/webhook');
-    const gitlabTransactions = await perDelivery(gitlabStream, '/webhook/gitlab');
+    const perDelivery = async (supply: Deliveries, path: string) => {
+      if (service.databaseUrl === undefined) return { 'xacts/delivery 1-by-1': 'n/a' };
+      const cost = await costPerDelivery(supply, `${service.url}${path}`, { databaseUrl: service.databaseUrl, pid: service.pid });
+      return { 'xacts/delivery 1-by-1': cost.transactions, 'API CPU ms/delivery 1-by-1': cost.cpuMs };
+    };
+    const githubCost = await perDelivery(stream, '/webhook');
+    const gitlabCost = await perDelivery(gitlabStream, '/webhook/gitlab');
 
     const lost = await service.inspect((database) => countLost(database.db, accepted));
     const gitlabLost = await service.inspect((database) => countLost(database.db, gitlabAccepted.map((uuid) => GitLabDeliveryStream.deliveryId(connection.id, uuid))));
@@ -149,7 +152,7 @@ export async function webhookBench(backend: Backend, duration: number) {
       'p99@200/s ms': steady.p99Ms,
       'p50@200/s ms': steady.p50Ms,
       'bare p99@200/s ms': bare.steady.p99Ms,
-      'xacts/delivery 1-by-1': githubTransactions,
+      ...githubCost,
       sent: stream.sent,
       accepted: accepted.length,
       lost,
@@ -162,7 +165,7 @@ export async function webhookBench(backend: Backend, duration: number) {
       'p99@max ms': gitlabMax.p99Ms,
       'p99@200/s ms': gitlabSteady.p99Ms,
       'p50@200/s ms': gitlabSteady.p50Ms,
-      'xacts/delivery 1-by-1': gitlabTransactions,
+      ...gitlabCost,
       sent: gitlabStream.sent,
       accepted: gitlabAccepted.length,
       lost: gitlabLost,
