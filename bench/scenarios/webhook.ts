@@ -134,7 +134,7 @@ export async function webhookBench(backend: Backend, duration: number) {
     const gitlabMax = await deliveries(gitlabStream, service.url, { duration, ...onGitLab });
     const gitlabSteady = await deliveries(gitlabStream, service.url, { duration, ...STEADY, ...onGitLab });
     // Servers only (PGlite keeps no statistics): what each delivery costs PostgreSQL when none shares a commit.
-    const perDelivery = async (supply: Deliveries, path: string) => {
+    const perDelivery = async (supply: Deliveries, path: string): Promise<Record<string, string | number>> => {
       if (service.databaseUrl === undefined) return { 'xacts/delivery 1-by-1': 'n/a' };
       const cost = await costPerDelivery(supply, `${service.url}${path}`, { databaseUrl: service.databaseUrl, pid: service.pid });
       return { 'xacts/delivery 1-by-1': cost.transactions, 'API CPU ms/delivery 1-by-1': cost.cpuMs };
