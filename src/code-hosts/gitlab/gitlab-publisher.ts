@@ -10,7 +10,7 @@ import { addressedIdOf, findingIdOf, isSummary } from '../../publishing/markers.
 import type { PublishableFinding } from '../../publishing/stored-review.js';
 import { parseUnifiedDiff } from '../../review/prepare/diff/parse-unified-diff.js';
 import type { ChangePublisher, GoneFinding, HostNote, ReviewStatusReport, StatusRef } from '../code-host.js';
-import { findingPosition } from './gitlab-position.js';
+import { diffPositions } from './gitlab-position.js';
 
 export const STATUS_NAME = 'AI review';
 
@@ -79,12 +79,12 @@ export class GitLabPublisher implements ChangePublisher {
       this.client.mergeRequest(this.mr.target, this.mr.projectId, this.mr.iid),
       this.client.mergeRequestDiffEntries(this.mr.target, this.mr.projectId, this.mr.iid),
     ]);
-    const files = parseUnifiedDiff(assembleUnifiedDiff(entries));
+    const positionOf = mergeRequest.diff_refs ? diffPositions(parseUnifiedDiff(assembleUnifiedDiff(entries)), mergeRequest.diff_refs) : () => undefined;
     const limit = pLimit(DISCUSSIONS_AT_ONCE);
     const outcomes = await Promise.all(
       findings.map((finding) =>
         limit(async (): Promise<{ findingId: string; note: HostNote } | 'refused' | undefined> => {
-          const position = mergeRequest.diff_refs ? findingPosition(files, mergeRequest.diff_refs, finding) : undefined;
+          const position = positionOf(finding);
           if (position === undefined) return 'refused';
           // GitLab counts a suggestion's lines from the anchored (last) line: `-N` reaches back to the first.
           const body = inlineCommentBody(finding, `suggestion:-${finding.endLine - finding.line}+0`);
