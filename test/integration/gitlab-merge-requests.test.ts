@@ -148,6 +148,9 @@ describe('GitLab merge requests, end to end', () => {
     expect(first.publication.summaryCommentUrl).toBe(`${gitlab.url}/shop/backend/-/merge_requests/5#note_${summaries()[0]!.id}`);
     // Every call went with the connection's token.
     expect(gitlab.requests.filter((request) => request.path.startsWith('/api/v4/projects/')).every((request) => typeof request.headers['private-token'] === 'string')).toBe(true);
+    // The publication read the discussions once: what was already posted, the summary's note among them.
+    const discussionReads = () => gitlab.requests.filter((request) => request.method === 'GET' && request.path === `/api/v4/projects/${projectId}/merge_requests/5/discussions`).length;
+    expect(discussionReads()).toBe(1);
 
     // A push: the fix and a new file; only the new finding is posted, the fixed one's discussion resolved, the summary edited.
     world.model.reply(reviewer([{ file: 'src/sum.ts', line: 2, severity: 'MAJOR', title: 'Negative numbers are silently dropped' }]));
@@ -161,6 +164,8 @@ describe('GitLab merge requests, end to end', () => {
     expect(after[1]!.notes[0]!.resolved).toBe(false);
     expect(summaries()).toEqual([expect.objectContaining({ edits: 1 })]);
     expect(summaries()[0]!.body).toContain(`Reviewed commit ${SHA2}`);
+    // Resolving a gone discussion is a write of its own: the summary's note is read again after it.
+    expect(discussionReads()).toBe(3);
   });
 
   it('commands in notes: a Developer is answered once with eyes; a Guest, a bot and the service itself are ignored; /wrong in a finding\'s discussion is its verdict', async () => {

@@ -166,7 +166,8 @@ describe('GitLab as a code host, against the fake GitLab', () => {
     expect(session.failure(error)).toBeInstanceOf(UnrecoverableJobError);
 
     gitlab.fail(/discussions$/, 429, { times: 1, headers: { 'retry-after': '3' }, body: { message: 'Retry later' } });
-    const limited = await publisher.ownNotes().catch((caught: unknown) => caught);
+    // A new job's publisher: the shared one keeps what it read (a publisher reads the discussions once per job).
+    const limited = await new GitLabPublisher(client, mr, log).ownNotes().catch((caught: unknown) => caught);
     expect(gitlabJobFailure(limited)).toBeInstanceOf(GitLabRateLimitedError);
     expect(gitlabJobFailure(limited)).toMatchObject({ delayMs: 3000 });
   });
