@@ -51,7 +51,7 @@ describe('GitLab as a code host, against the fake GitLab', () => {
   let publisher: GitLabPublisher;
   const bot = { id: 501, username: 'review-bot', name: 'Review bot', bot: true };
   const developer = { id: 502, username: 'dev', name: 'Dev' };
-  const client = new GitLabClient({ fetch: new EndpointPolicy(true).fetch });
+  const client = new GitLabClient({ request: new EndpointPolicy(true).request });
   const log = pino({ level: 'silent' }) as Logger;
   const discussions = () => gitlab.mergeRequest(mr.projectId, mr.iid).discussions;
 

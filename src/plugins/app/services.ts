@@ -140,7 +140,7 @@ export default fp(
       appEvents,
     });
     // GitLab base URLs are user-supplied: every call goes through the BYOK address policy.
-    const gitlabClient = new GitLabClient({ fetch: policy.fetch });
+    const gitlabClient = new GitLabClient({ request: policy.request });
     const gitlab = new GitLabService({ connections: repos.gitlabConnections, client: gitlabClient, secretBox: app.secretBox, publicUrl: config.publicUrl, log: log.child({ component: 'gitlab' }) });
     const publishLog = log.child({ component: 'publishing' });
     const codeHosts = new CodeHosts({
