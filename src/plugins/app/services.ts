@@ -141,7 +141,7 @@ export default fp(
       appEvents,
     });
     // GitLab base URLs are user-supplied: every call goes through the BYOK address policy.
-    const gitlabClient = new GitLabClient({ fetch: policy.fetch });
+    const gitlabClient = new GitLabClient({ request: policy.request });
     const gitlabWebhookConnections = new GitLabConnectionCache({ connections: repos.gitlabConnections, secretBox: app.secretBox });
     const gitlab = new GitLabService({
       connections: repos.gitlabConnections,
