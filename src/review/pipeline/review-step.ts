@@ -1,11 +1,9 @@
 import pLimit from 'p-limit';
-import type { Mailer } from '../../adapters/mail/mailer.js';
-import { UnrecoverableJobError, type Job } from '../../adapters/queue/job-queue.js';
+import { UnrecoverableJobError, type Job, type JobQueue } from '../../adapters/queue/job-queue.js';
 import type { ModelChoice, ModelRouter } from '../../ai/model-router.js';
 import type { ReadingHosts } from '../../code-hosts/code-hosts.js';
 import type { PullRequest, Review, User } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
-import { apiPrId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import type { FindingFeedbackRepository } from '../../repositories/finding-feedback-repository.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
@@ -20,7 +18,6 @@ import { finalizeReview, type ChunkReview } from '../findings/merge-reviews.js';
 import { prepareReviewInSlices } from '../prepare/prepare-review.js';
 import { buildReviewPrompt, DEFAULT_MAX_FINDINGS, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens, type BuiltPrompt, type PromptSettings } from '../ask/prompts.js';
 import type { ReviewOutput } from '../answer/review-output.js';
-import { countBySeverity, scoreReview } from '../findings/score.js';
 import { chunkBudget, MAX_CHUNKS_SPLIT_FOR_SCOPES } from '../prepare/chunk-budget.js';
 import { applyVerification, buildVerificationPrompt, withoutVerification } from '../answer/verification.js';
 import { pullRequestDescription } from '../../services/pull-request-description.js';
@@ -37,7 +34,6 @@ import { reviewTools, type ToolCallRecord } from '../ask/review-tools.js';
 import { fitChunkContext, promptRoom } from '../ask/chunk-context.js';
 import { splitForScopes } from '../ask/split-for-scopes.js';
 import { askForReview, askForVerification } from '../ask/model-review.js';
-import { reviewCompletedEmail } from './review-email.js';
 import { reviewOverview } from './review-overview.js';
 import { isCurrentRun } from './review-runs.js';
 
@@ -51,8 +47,8 @@ export interface ReviewStepDeps {
   models: ModelRouter;
   /** The change's code host: its diffs, files and snapshot are read from it. */
   readers: ReadingHosts;
-  mailer: Mailer;
-  publicUrl: string;
+  /** The owner's email that the review is ready goes out through it (`reviewEmail`), off the review's path. */
+  queue: JobQueue;
   log: Logger;
   /** `REVIEW_MAX_FILE_DIFF_BYTES`: a file's diff above it is skipped as too large (default 1 MiB). */
   maxFileDiffBytes?: number;
@@ -203,7 +199,10 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     coverage,
   });
   if (!completed) return undefined;
-  await notify(deps, pr, owner, output);
+  if (owner.emailNotification) {
+    // The review is stored: an email that cannot be queued is a log line, never the review's failure.
+    await deps.queue.add('reviewEmail', { pullRequestId: pr.id, runId }, { jobId: `email-${runId}` }).catch((error: unknown) => deps.log.warn({ err: error, pullRequestId: pr.id }, 'could not queue the review email'));
+  }
   return pr;
 }
 
@@ -233,8 +232,9 @@ async function reviewChunk(
 ): Promise<ChunkReview & { context: ContextStats; shown: ShownBlock[] }> {
   const blocks = gathered ?? (context.index ? await chunkBlocks(log, context, chunk) : []);
   const bare = buildReviewPrompt({ ...base, chunk, chunkCount, tools: context.tools });
-  const room = context.room(bare);
-  // The tools' answers join the request as it goes on: room is kept for them.
+  // Counting the prompt's tokens is the chunk's largest cost before the call: only when something is to fit.
+  const room = blocks.length > 0 || context.tools ? context.room(bare) : 0;
+  // With tools, room is kept for their answers, which join the request as it goes on.
   const fitted = blocks.length > 0 ? fitChunkContext(blocks, room, context.tools, context.commit) : { section: null, stats: NO_CONTEXT, shown: [] };
   const prompt = fitted.section ? buildReviewPrompt({ ...base, chunk, chunkCount, codeContext: fitted.section, tools: context.tools }) : bare;
   const tools = context.tools && context.index ? reviewTools(context.index, chunk.index, room - fitted.stats.tokens, context.toolCalls) : undefined;
@@ -293,25 +293,4 @@ async function openCode(deps: ReviewStepDeps, pr: PullRequest, owner: User, comm
 function previousFindings(review: Review) {
   const raw = review.reviewRawJson as { comments?: Array<ReviewOutput['comments'][number] & { id?: string }> } | null;
   return raw?.comments ?? [];
-}
-
-async function notify(deps: ReviewStepDeps, pr: PullRequest, owner: User, review: ReviewOutput): Promise<void> {
-  if (!owner.emailNotification) return;
-  try {
-    await deps.mailer.send(
-      reviewCompletedEmail({
-        to: owner.email,
-        name: owner.name,
-        prTitle: pr.title,
-        repository: pr.repositoryName,
-        prNumber: pr.prNumber,
-        prHtmlUrl: pr.htmlUrl,
-        score: scoreReview(review),
-        counts: countBySeverity(review.comments),
-        reviewUrl: `${deps.publicUrl}/pulls/${apiPrId(pr)}`,
-      }),
-    );
-  } catch (error) {
-    deps.log.warn({ err: error, pullRequestId: pr.id }, 'could not send the review email');
-  }
 }
