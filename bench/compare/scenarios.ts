@@ -16,6 +16,7 @@ import { DeliveryStream } from '../lib/delivery-stream.js';
 import { load } from '../lib/http-load.js';
 import { BENCH_WEBHOOK_SECRET, startService, type ServiceProcess } from '../lib/service-process.js';
 import { chatFirstContent } from '../scenarios/chat.js';
+import { gitlabPublishing } from '../scenarios/gitlab-publishing.js';
 
 const run = promisify(execFile);
 const PREPARE_CPU_MAIN = fileURLToPath(new URL('prepare-cpu-main.ts', import.meta.url));
@@ -208,6 +209,12 @@ async function chat(context: CompareContext): Promise<Figures> {
   return { 'added ms p50': result.p50, 'added ms p99': result.p99 };
 }
 
+/** GitLab publishing of 25 findings, 10 at once (the gitlab-publishing bench's measure): the service's own time in the step. */
+async function gitlabPublishingOwnTime(context: CompareContext): Promise<Figures> {
+  const figures = await gitlabPublishing('servers', { root: context.root });
+  return { 'own ms p50': figures.ownP50, 'own ms p99': figures.ownP99, 'step ms p50': figures.stepP50 };
+}
+
 /** Review preparation's CPU for a 40 KB diff in a warm process, in a process of the side's tree (no service). */
 async function reviewPrepare(context: CompareContext): Promise<Figures> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', PREPARE_CPU_MAIN, '400'], { cwd: context.root });
@@ -223,4 +230,5 @@ export const COMPARE_SCENARIOS: Record<string, (context: CompareContext) => Prom
   lists,
   chat,
   'review-prepare': reviewPrepare,
+  'gitlab-publishing': gitlabPublishingOwnTime,
 };

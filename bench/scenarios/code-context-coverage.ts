@@ -8,9 +8,10 @@ import { gatherChunkContext } from '../../src/code-context/gather-context.js';
 import { outlineFile } from '../../src/code-context/outline-file.js';
 import type { CodeSymbol } from '../../src/code-context/outline-types.js';
 import { RepositorySnapshot } from '../../src/code-context/snapshot/repository-snapshot.js';
-import { fitContext } from '../../src/review/ask/context-section.js';
-import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens, PROMPT_SLACK } from '../../src/review/ask/prompts.js';
-import { toolRoomOf } from '../../src/review/ask/review-tools.js';
+import { fitChunkContext, promptRoom } from '../../src/review/ask/chunk-context.js';
+import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens } from '../../src/review/ask/prompts.js';
+import { splitForScopes } from '../../src/review/ask/split-for-scopes.js';
+import { chunkBudget, MAX_CHUNKS_SPLIT_FOR_SCOPES } from '../../src/review/prepare/chunk-budget.js';
 import { changedLinesOf } from '../../src/review/prepare/chunk-lines.js';
 import type { ReviewChunk } from '../../src/review/prepare/chunking.js';
 import { prepareReview } from '../../src/review/prepare/prepare-review.js';
@@ -22,9 +23,7 @@ const CONTEXT_LENGTH = 32_000;
 const COMMITS = Number(process.env.CODE_CONTEXT_COMMITS ?? 30);
 const MAX_CHANGED_LINES = 400;
 const MAX_FUNCTION_LINES = 120;
-/** As the review step: the share of the context kept for code when the diff is split. */
-const SHARE = { focused: 0.2, deep: 0.3 } as const;
-type Mode = keyof typeof SHARE;
+type Mode = 'focused' | 'deep';
 
 interface Tally {
   scoped: number;
@@ -97,28 +96,40 @@ async function measureCommit(repo: string, commit: string, tallies: Record<Mode,
     for (const mode of ['focused', 'deep'] as const) {
       const tally = tallies[mode];
       const base = { mode, pullRequest: { title: 'commit' } };
+      let keepsContextRoom = false;
       const prepared = prepareReview(diff, {
+        // The review step's chunk budget and splitting (src/review/pipeline/review-step.ts), at 32k.
         tokenBudget: ({ skipped, reviewable }) => {
           const overhead = promptOverheadTokens({ ...base, skipped, reviewablePaths: reviewable.map((file) => file.path), chunkCount: 2 });
-          return Math.max(256, CONTEXT_LENGTH - overhead - DEFAULT_OUTPUT_RESERVE[mode] - Math.floor(CONTEXT_LENGTH * SHARE[mode]));
+          const budget = chunkBudget({ contextLength: CONTEXT_LENGTH, overhead, outputReserve: DEFAULT_OUTPUT_RESERVE[mode], mode, level: 'full', reviewable });
+          keepsContextRoom = budget.keepsContextRoom;
+          return budget.tokens;
         },
       });
       const reviewablePaths = prepared.reviewable.map((file) => file.path);
-      let tokens = 0;
+      const tools = mode === 'deep';
+      const bareOf = (chunk: ReviewChunk, chunkCount: number) => buildReviewPrompt({ ...base, chunk, chunkCount, skipped: prepared.skipped, reviewablePaths, tools });
+      const roomOf = (chunk: ReviewChunk, chunkCount: number) => promptRoom(bareOf(chunk, chunkCount), CONTEXT_LENGTH, DEFAULT_OUTPUT_RESERVE[mode]);
+      const gather = (chunk: ReviewChunk, room?: number) => gatherChunkContext(index, changedLinesOf(chunk), { definitions: true, callers: mode === 'deep' }, room);
+      const planned = keepsContextRoom
+        ? await splitForScopes(prepared.chunks, { gather, room: roomOf, tools, commit, maxChunks: MAX_CHUNKS_SPLIT_FOR_SCOPES })
+        : // As the review step gathers a chunk not split: for the room its prompt leaves (deep mode's verification fits the blocks again).
+          await Promise.all(prepared.chunks.map(async (chunk) => ({ chunk, blocks: await gather(chunk, tools ? undefined : roomOf(chunk, prepared.chunks.length)) })));
+      if (process.env.CODE_CONTEXT_DEBUG && planned.length !== prepared.chunks.length) console.log('split', mode, commit.slice(0, 8), prepared.chunks.length, '->', planned.length);
       let baseTokens = 0;
-      let changedCount = 0;
+      // The diff alone: the bare prompts of the chunks as sized, before any was split for its scopes.
       for (const chunk of prepared.chunks) {
-        const input = { ...base, chunk, chunkCount: prepared.chunks.length, skipped: prepared.skipped, reviewablePaths, tools: mode === 'deep' };
-        const bare = buildReviewPrompt(input);
-        const room = CONTEXT_LENGTH - countTokens(bare.system) - countTokens(bare.prompt) - DEFAULT_OUTPUT_RESERVE[mode] - PROMPT_SLACK;
-        const toolRoom = mode === 'deep' ? toolRoomOf(room) : 0;
-        const changed = changedLinesOf(chunk);
-        // As the review step gathers: for the room its prompt leaves (deep mode's verification fits the blocks again).
-        const blocks = await gatherChunkContext(index, changed, { definitions: true, callers: mode === 'deep' }, mode === 'deep' ? undefined : room - toolRoom);
-        const fitted = fitContext(blocks, room - toolRoom, commit);
-        const built = buildReviewPrompt({ ...input, codeContext: fitted.section });
-        tokens += countTokens(built.system) + countTokens(built.prompt);
+        const bare = bareOf(chunk, prepared.chunks.length);
         baseTokens += countTokens(bare.system) + countTokens(bare.prompt);
+      }
+      let tokens = 0;
+      let changedCount = 0;
+      for (const { chunk, blocks } of planned) {
+        const room = roomOf(chunk, planned.length);
+        const changed = changedLinesOf(chunk);
+        const fitted = fitChunkContext(blocks, room, tools, commit);
+        const built = buildReviewPrompt({ ...base, chunk, chunkCount: planned.length, skipped: prepared.skipped, reviewablePaths, tools, codeContext: fitted.section });
+        tokens += countTokens(built.system) + countTokens(built.prompt);
         const shown = shownLines(chunk, fitted.section);
         const diffOnly = shownLines(chunk, null);
         const symbols = (await index.symbolIndex()).definitions;
@@ -136,7 +147,7 @@ async function measureCommit(repo: string, commit: string, tallies: Record<Mode,
             const hit = covers(shown, file.path, scope.startLine, scope.endLine);
             tally.scoped++;
             if (hit) tally.scopedHit++;
-            else if (process.env.CODE_CONTEXT_DEBUG && mode === 'focused') console.log('miss', commit.slice(0, 8), file.path, line, scope.name || '(anonymous)', `${scope.startLine}-${scope.endLine}`, blocks.filter((b) => b.path === file.path).map((b) => `${b.label} ${b.startLine}-${b.endLine}`).join('; '), 'room', room);
+            else if (process.env.CODE_CONTEXT_DEBUG) console.log('miss', mode, commit.slice(0, 8), file.path, line, scope.name || '(anonymous)', `${scope.startLine}-${scope.endLine}`, blocks.filter((b) => b.path === file.path).map((b) => `${b.label} ${b.startLine}-${b.endLine}`).join('; '), 'room', room);
             if (covers(diffOnly, file.path, scope.startLine, scope.endLine)) tally.baseScopedHit++;
             if (old && definitionsNamed(old, scope.name).length > 0) {
               tally.existing++;

@@ -36,6 +36,16 @@ const ANSWER = JSON.stringify({
   agenticFixPrompt: 'Remove the dead constants.',
 });
 
+/** The figures of one run: steps and the service's own time, over `rounds` rounds of `concurrency` publications. */
+export interface GitLabPublishingFigures {
+  publications: number;
+  stepP50: number;
+  stepP99: number;
+  fakeP50: number;
+  ownP50: number;
+  ownP99: number;
+}
+
 /**
  * Publishing a review of 25 findings on GitLab (decisions.md §12): merge requests arrive through
  * `POST /webhook/gitlab`, `concurrency` at a time. A publication's step is the interval on the
@@ -44,18 +54,22 @@ const ANSWER = JSON.stringify({
  * records each request's arrival and the end of its answer; the union of those intervals is the
  * fake host's time, and the step minus it is the service's own time (as the GitHub bench reports).
  */
-export async function gitlabPublishingBench(backend: Backend, concurrency = 10, rounds = 3) {
-  await withCleanup(async (defer) => {
+export function gitlabPublishing(backend: Backend, { concurrency = 10, rounds = 3, root }: { concurrency?: number; rounds?: number; root?: string } = {}): Promise<GitLabPublishingFigures> {
+  return withCleanup(async (defer) => {
     const gitlab = await new FakeGitLab().start();
     defer(() => gitlab.stop());
     const model = await new FakeOpenAIChat().start();
     defer(() => model.stop());
     model.reply(() => ({ text: ANSWER }));
-    const service = await startService(backend, {
-      PLATFORM_AI_BASE_URL: model.url,
-      PLATFORM_MODELS: JSON.stringify([{ id: 'instant', name: 'Instant', contextLength: 32_000, inputPrice: 0, outputPrice: 0 }]),
-      FREE_ALLOWANCE_USD: '1000',
-    });
+    const service = await startService(
+      backend,
+      {
+        PLATFORM_AI_BASE_URL: model.url,
+        PLATFORM_MODELS: JSON.stringify([{ id: 'instant', name: 'Instant', contextLength: 32_000, inputPrice: 0, outputPrice: 0 }]),
+        FREE_ALLOWANCE_USD: '1000',
+      },
+      { root },
+    );
     defer(() => service.cleanup());
 
     const cookie = await signUp(service.url, service.dataDir, 'gitlab-bench@example.com');
@@ -105,15 +119,27 @@ export async function gitlabPublishingBench(backend: Backend, concurrency = 10, 
     const steps: Array<{ step: number; host: number }> = [];
     for (let round = 0; round < rounds; round++) steps.push(...(await Promise.all(Array.from({ length: concurrency }, publishOne))));
     const pick = (value: (step: { step: number; host: number }) => number) => steps.map(value);
-    report(`gitlab-publishing [${backend}]`, {
-      concurrent: concurrency,
+    return {
       publications: steps.length,
-      'findings each': FINDINGS,
-      'step ms p50': percentile(pick((s) => s.step), 50),
-      'step ms p99': percentile(pick((s) => s.step), 99),
-      'fake GitLab ms p50': percentile(pick((s) => s.host), 50),
-      'service own ms p50': percentile(pick((s) => s.step - s.host), 50),
-      'service own ms p99': percentile(pick((s) => s.step - s.host), 99),
-    });
+      stepP50: percentile(pick((s) => s.step), 50),
+      stepP99: percentile(pick((s) => s.step), 99),
+      fakeP50: percentile(pick((s) => s.host), 50),
+      ownP50: percentile(pick((s) => s.step - s.host), 50),
+      ownP99: percentile(pick((s) => s.step - s.host), 99),
+    };
+  });
+}
+
+export async function gitlabPublishingBench(backend: Backend, concurrency = 10, rounds = 3) {
+  const figures = await gitlabPublishing(backend, { concurrency, rounds });
+  report(`gitlab-publishing [${backend}]`, {
+    concurrent: concurrency,
+    publications: figures.publications,
+    'findings each': FINDINGS,
+    'step ms p50': figures.stepP50,
+    'step ms p99': figures.stepP99,
+    'fake GitLab ms p50': figures.fakeP50,
+    'service own ms p50': figures.ownP50,
+    'service own ms p99': figures.ownP99,
   });
 }

@@ -6,6 +6,7 @@ import { githubUser, signInWithGitHubOverHttp } from '../../test/helpers/github-
 import { ACCESS, FakeGitLab } from '../../test/fakes/fake-gitlab.js';
 import { fakeGitHub, signUp } from '../lib/accounts.js';
 import { startBareJsonServer } from '../lib/bare-json-server.js';
+import { costPerDelivery } from '../lib/transactions.js';
 import { withCleanup } from '../lib/cleanup.js';
 import { DeliveryStream } from '../lib/delivery-stream.js';
 import { GitLabDeliveryStream } from '../lib/gitlab-delivery-stream.js';
@@ -132,6 +133,14 @@ export async function webhookBench(backend: Backend, duration: number) {
     const onGitLab = { path: '/webhook/gitlab', idHeader: 'x-gitlab-event-uuid', accepted: gitlabAccepted };
     const gitlabMax = await deliveries(gitlabStream, service.url, { duration, ...onGitLab });
     const gitlabSteady = await deliveries(gitlabStream, service.url, { duration, ...STEADY, ...onGitLab });
+    // Servers only (PGlite keeps no statistics): what each delivery costs PostgreSQL when none shares a commit.
+    const perDelivery = async (supply: Deliveries, path: string): Promise<Record<string, string | number>> => {
+      if (service.databaseUrl === undefined) return { 'xacts/delivery 1-by-1': 'n/a' };
+      const cost = await costPerDelivery(supply, `${service.url}${path}`, { databaseUrl: service.databaseUrl, pid: service.pid });
+      return { 'xacts/delivery 1-by-1': cost.transactions, 'API CPU ms/delivery 1-by-1': cost.cpuMs };
+    };
+    const githubCost = await perDelivery(stream, '/webhook');
+    const gitlabCost = await perDelivery(gitlabStream, '/webhook/gitlab');
 
     const lost = await service.inspect((database) => countLost(database.db, accepted));
     const gitlabLost = await service.inspect((database) => countLost(database.db, gitlabAccepted.map((uuid) => GitLabDeliveryStream.deliveryId(connection.id, uuid))));
@@ -143,6 +152,7 @@ export async function webhookBench(backend: Backend, duration: number) {
       'p99@200/s ms': steady.p99Ms,
       'p50@200/s ms': steady.p50Ms,
       'bare p99@200/s ms': bare.steady.p99Ms,
+      ...githubCost,
       sent: stream.sent,
       accepted: accepted.length,
       lost,
@@ -155,6 +165,7 @@ export async function webhookBench(backend: Backend, duration: number) {
       'p99@max ms': gitlabMax.p99Ms,
       'p99@200/s ms': gitlabSteady.p99Ms,
       'p50@200/s ms': gitlabSteady.p50Ms,
+      ...gitlabCost,
       sent: gitlabStream.sent,
       accepted: gitlabAccepted.length,
       lost: gitlabLost,

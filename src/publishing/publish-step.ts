@@ -95,26 +95,34 @@ async function publishCompleted(context: PublishContext, host: ChangePublisher):
   const stored = readStoredReview(context.review.reviewRawJson);
   const sha = stored.reviewedCommit ?? context.review.reviewdSha ?? reviewedSha(context);
 
-  // What the service already posted inline, by finding: read back from the host, the only truth a retry can trust.
-  const postedByFinding = await host.postedFindings();
+  // What the service already posted inline, by finding: read back from the host, the only truth a
+  // retry can trust; beside it (one round trip for both), what the database recorded.
+  const [postedByFinding, recorded] = await Promise.all([host.postedFindings(), deps.publications.postedFindings(pr.id)]);
   // A crash between posting and recording leaves threads unrecorded: record what the host shows.
-  await deps.publications.recordPosted([...postedByFinding].map(([findingId, note]) => posted(pr, findingId, note, sha)));
+  const known = new Set(recorded.map((row) => row.findingId));
+  const unrecorded = [...postedByFinding].filter(([findingId]) => !known.has(findingId)).map(([findingId, note]) => posted(pr, findingId, note, sha));
+  await deps.publications.recordPosted(unrecorded);
 
   const fresh = stored.findings.filter((finding) => !postedByFinding.has(finding.id));
   const { inline, heldBack } = selectInline(fresh, stored.inlineMinSeverity);
   let reviewUrl = context.publication?.reviewUrl ?? null;
+  let recording: Promise<void> = Promise.resolve();
   if (inline.length > 0) {
     const outcome = await host.postFindings(sha, inline);
     heldBack.push(...outcome.refused.map((finding) => ({ finding, reason: host.refusedReason })));
     reviewUrl = outcome.reviewUrl ?? reviewUrl;
-    await deps.publications.recordPosted(outcome.posted.map(({ findingId, note }) => posted(pr, findingId, note, sha)));
+    // Recorded while the rest is posted: none of it reads these rows, and a crash before the insert is what the read-back above repairs.
+    recording = deps.publications.recordPosted(outcome.posted.map(({ findingId, note }) => posted(pr, findingId, note, sha)));
   }
 
+  // Threads of findings no longer in the review: from the rows read above and those just recovered (the ones posted now are all open).
   const open = new Set(stored.findings.map((finding) => finding.id));
-  const gone = (await deps.publications.postedFindings(pr.id)).filter((row) => row.resolvedAt === null && !open.has(row.findingId));
-  if (gone.length > 0) await host.resolveGone(gone, sha, (findingId) => deps.publications.markResolved(pr.id, [findingId]));
-
-  const summary = await host.upsertSummary(summaryCommentBody({ review: stored, heldBack: sortHeldBack(heldBack), reviewableFiles: context.review.coverage?.reviewableFiles ?? null, sha, reviewUrl: context.detailsUrl }));
+  const gone = [...recorded, ...unrecorded.map((row) => ({ ...row, resolvedAt: null }))].filter((row) => row.resolvedAt === null && !open.has(row.findingId));
+  const resolveAndSummarize = async () => {
+    if (gone.length > 0) await host.resolveGone(gone, sha, (findingId) => deps.publications.markResolved(pr.id, [findingId]));
+    return host.upsertSummary(summaryCommentBody({ review: stored, heldBack: sortHeldBack(heldBack), reviewableFiles: context.review.coverage?.reviewableFiles ?? null, sha, reviewUrl: context.detailsUrl }));
+  };
+  const [summary] = await Promise.all([resolveAndSummarize(), recording]);
   const status = await postStatus(context, host, sha, { phase: 'completed', blocking: blocking(stored), ...statusText(stored), detailsUrl: context.detailsUrl });
   await deps.publications.save(pr.id, context.review.runId, {
     state: 'published',

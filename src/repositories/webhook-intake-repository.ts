@@ -19,7 +19,15 @@ export interface IntakeItem {
   authorId: number;
   /** The GitHub App installation it came through: without a registered author, its owner owns it (decisions.md §8). */
   installationId: number | null;
-  prId: number;
+  /** GitHub's pull request id; null for a GitLab merge request, whose key the statement allocates from its connection and iid. */
+  prId: number | null;
+  /**
+   * A GitLab delivery's connection, and the ciphertext of the webhook secret its token matched: the
+   * statement stores it only while that connection still holds that secret (decisions.md §12), so a
+   * cached connection that was deleted or given a new secret since is `disconnected`.
+   */
+  connectionId: string | null;
+  connectionSecret: string | null;
   repositoryId: string;
   repositoryName: string;
   prNumber: number;
@@ -50,7 +58,7 @@ export interface IntakeItem {
   bodyJson: string;
 }
 
-export type IntakeOutcome = 'unknown-author' | 'duplicate' | 'stored' | 'review-started' | 'draft-deferred';
+export type IntakeOutcome = 'unknown-author' | 'duplicate' | 'stored' | 'review-started' | 'draft-deferred' | 'disconnected';
 
 /**
  * What a webhook run's start sets on the review row when it starts one: the conditional upsert
@@ -69,6 +77,9 @@ const START_WEBHOOK_RUN = `
  * store them all, atomically:
  * - each delivery's owner is the user linked to the author's GitHub id, else (through the GitHub App)
  *   the owner of the installation it came through; without either, nothing is stored;
+ * - a GitLab delivery's owner is its connection's user, while the connection holds the secret the
+ *   token matched (else it is `disconnected`, nothing stored); its merge request's key is read from
+ *   `gitlab_merge_requests`, or allocated there on its first delivery;
  * - deliveries already seen are left out (a redelivery changes nothing);
  * - pull requests are upserted, except by a payload older than the stored one (out of order);
  * - repository links are inserted if missing and updated only if changed (no hot-row lock);
@@ -76,20 +87,41 @@ const START_WEBHOOK_RUN = `
  *   reviewed; the conditional upsert decides under the row lock, so concurrent deliveries of one
  *   commit start one review (it resets the columns `ReviewRepository.startManual` resets);
  * - the deliveries are recorded, with whether they started a review (the relay's outbox).
- * A batch must not hold two deliveries of one pull request or one delivery id twice.
+ * A batch must not hold two deliveries of one pull request (or merge request) or one delivery id twice.
  */
 const INTAKE = `
-with input as (
-  select i.*, b.body_blob, coalesce(i.owner_id, u.id, gi.user_id) as user_id
+with raw as (
+  select i.*, b.body_blob,
+    case when i.connection_id is null then coalesce(i.owner_id, u.id, gi.user_id) when c.id is not null then c.user_id end as user_id
   from json_to_recordset($1::json) as i(
-    ord int, delivery_id text, event text, action text, provider text, owner_id uuid, author_id bigint, installation_id bigint, pr_id bigint, repository_id text, repository_name text,
+    ord int, delivery_id text, event text, action text, provider text, owner_id uuid, author_id bigint, installation_id bigint, given_pr_id bigint, repository_id text, repository_name text,
     pr_number int, title text, state text, html_url text, diff text, draft boolean, merged boolean,
     head_branch text, base_branch text, base_sha text, head_sha text, merge_commit_sha text,
     commits_count int, additions int, deletions int, changed_files int, created_at timestamptz, updated_at timestamptz,
-    repo_id bigint, repo_html_url text, repo_private boolean, reviewable boolean, awaits_config boolean)
+    repo_id bigint, repo_html_url text, repo_private boolean, reviewable boolean, awaits_config boolean, connection_id uuid, connection_secret text)
   join unnest($2::json[]) with ordinality as b(body_blob, position) on b.position = i.ord
-  left join users u on u.codehost_user_id = i.author_id
+  left join users u on i.connection_id is null and u.codehost_user_id = i.author_id
   left join github_installations gi on gi.id = i.installation_id and gi.deleted_at is null and not gi.suspended
+  left join gitlab_connections c on c.id = i.connection_id and c.webhook_secret = i.connection_secret
+),
+known_mr as (
+  select r.ord, m.pr_id from raw r join gitlab_merge_requests m on m.connection_id = r.connection_id and m.iid = r.pr_number
+  where r.user_id is not null
+),
+new_mr as (
+  -- A merge request's first delivery allocates its key. The update (of nothing) is for concurrent first
+  -- deliveries: the one that waited on the other's insert gets the row back, which do nothing would not.
+  insert into gitlab_merge_requests (connection_id, iid)
+  select r.connection_id, r.pr_number from raw r
+  where r.connection_id is not null and r.user_id is not null and not exists (select 1 from known_mr k where k.ord = r.ord)
+  on conflict (connection_id, iid) do update set iid = excluded.iid
+  returning connection_id, iid, pr_id
+),
+input as (
+  select r.*, coalesce(r.given_pr_id, k.pr_id, n.pr_id) as pr_id
+  from raw r
+  left join known_mr k on k.ord = r.ord
+  left join new_mr n on n.connection_id = r.connection_id and n.iid = r.pr_number
 ),
 fresh as (
   select i.* from input i
@@ -151,7 +183,7 @@ recorded as (
   on conflict (delivery_id) do nothing
   returning delivery_id, starts_review, awaits_config
 )
-select i.ord, i.user_id is not null as owned, r.delivery_id is not null as stored, coalesce(r.starts_review, false) as review_started,
+select i.ord, i.connection_id is not null and i.user_id is null as disconnected, i.user_id is not null as owned, r.delivery_id is not null as stored, coalesce(r.starts_review, false) as review_started,
   coalesce(r.awaits_config, false) as awaits_config
 from input i left join recorded r on r.delivery_id = i.delivery_id
 order by i.ord`;
@@ -190,7 +222,7 @@ const SMALL_FIELDS: Array<[keyof IntakeItem, string]> = [
   ['ownerId', 'owner_id'],
   ['authorId', 'author_id'],
   ['installationId', 'installation_id'],
-  ['prId', 'pr_id'],
+  ['prId', 'given_pr_id'],
   ['repositoryId', 'repository_id'],
   ['repositoryName', 'repository_name'],
   ['prNumber', 'pr_number'],
@@ -216,6 +248,8 @@ const SMALL_FIELDS: Array<[keyof IntakeItem, string]> = [
   ['repoPrivate', 'repo_private'],
   ['reviewable', 'reviewable'],
   ['awaitsConfig', 'awaits_config'],
+  ['connectionId', 'connection_id'],
+  ['connectionSecret', 'connection_secret'],
 ];
 
 /**
@@ -243,9 +277,9 @@ export class WebhookIntakeRepository {
     const parameters = [batchFields(items), items.map((item) => item.bodyJson)];
     for (let attempt = 1; ; attempt++) {
       try {
-        const rows = await this.database.prepared<{ owned: boolean; stored: boolean; review_started: boolean; awaits_config: boolean }>('webhook_intake', INTAKE, parameters);
+        const rows = await this.database.prepared<{ disconnected: boolean; owned: boolean; stored: boolean; review_started: boolean; awaits_config: boolean }>('webhook_intake', INTAKE, parameters);
         return rows.map((row) =>
-          !row.owned ? 'unknown-author' : !row.stored ? 'duplicate' : row.review_started ? 'review-started' : row.awaits_config ? 'draft-deferred' : 'stored',
+          row.disconnected ? 'disconnected' : !row.owned ? 'unknown-author' : !row.stored ? 'duplicate' : row.review_started ? 'review-started' : row.awaits_config ? 'draft-deferred' : 'stored',
         );
       } catch (error) {
         // The statement locks the pull request and its review, as a worker finishing a run does:

@@ -3,6 +3,7 @@ import type { Job, QueueName } from '../adapters/queue/job-queue.js';
 import { runCommand } from '../publishing/command-step.js';
 import { publishReview } from '../publishing/publish-step.js';
 import { decideDraft } from '../review/pipeline/draft-step.js';
+import { emailReview } from '../review/pipeline/email-step.js';
 import { extractContent } from '../review/pipeline/extract-step.js';
 import { reviewContent } from '../review/pipeline/review-step.js';
 import { currentRunOfDelivery, sanitizeDelivery } from '../review/pipeline/sanitize-step.js';
@@ -14,8 +15,8 @@ export interface ReviewWorkerOptions {
 
 /**
  * The review pipeline's consumers: (`undecidedDraft` →) `unprocessedWebhookPayload` → `sanitizedPrPayload` →
- * `extractedPrContent`, then `completedReview` (publishing through the GitHub App) and the App's
- * `appCommand`. A job that fails for good fails its run, with the reason kept.
+ * `extractedPrContent`, then `completedReview` (publishing on the code host), `reviewEmail` and the
+ * hosts' `appCommand`. A job that fails for good fails its run, with the reason kept.
  */
 export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorkerOptions = {}) {
   const { repos, queue, config, metrics } = app;
@@ -85,8 +86,7 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
           reviews: repos.reviews,
           models: app.services.models,
           readers: codeHosts,
-          mailer: app.mailer,
-          publicUrl: config.publicUrl,
+          queue,
           log,
           maxFileDiffBytes: config.reviewMaxFileDiffBytes,
           feedback: repos.feedback,
@@ -97,6 +97,17 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
       if (reviewed !== undefined) await publishing.enqueue(reviewed, job.payload.runId, 'finished');
     }),
     { concurrency: options.reviewConcurrency ?? 2, onFailed: failRun },
+  );
+  queue.process(
+    'reviewEmail',
+    traced((job) => emailReview({ reviews: repos.reviews, mailer: app.mailer, publicUrl: config.publicUrl }, job)),
+    {
+      concurrency: 2,
+      onFailed: (job, error) => {
+        metrics.jobsFailed.labels(job.name).inc();
+        log.warn({ err: error, pullRequestId: job.payload.pullRequestId }, 'could not send the review email');
+      },
+    },
   );
 
   const publishLog = app.log.child({ component: 'publishing' });

@@ -17,6 +17,7 @@ const FAST_RETRIES: Partial<RetryPolicies> = {
   extractedPrContent: { attempts: 2, backoffMs: 20 },
   completedReview: { attempts: 3, backoffMs: 20 },
   appCommand: { attempts: 3, backoffMs: 20 },
+  reviewEmail: { attempts: 3, backoffMs: 20 },
 };
 
 export interface ReviewWorld<G extends FakeGitHub = FakeGitHub> {

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pullRequests } from '../../src/db/schema/index.js';
+import { githubPostedFindings, pullRequests } from '../../src/db/schema/index.js';
 import { createAccount, type Account } from '../helpers/accounts.js';
 import type { ReviewInformation } from '../helpers/review-fixtures.js';
 import { reviewWorld, type ReviewWorld } from '../helpers/review-world.js';
@@ -148,8 +148,16 @@ describe('GitLab merge requests, end to end', () => {
     expect(first.publication.summaryCommentUrl).toBe(`${gitlab.url}/shop/backend/-/merge_requests/5#note_${summaries()[0]!.id}`);
     // Every call went with the connection's token.
     expect(gitlab.requests.filter((request) => request.path.startsWith('/api/v4/projects/')).every((request) => typeof request.headers['private-token'] === 'string')).toBe(true);
+    // The publication read the discussions once: what was already posted, the summary's note among them.
+    const discussionReads = () => gitlab.requests.filter((request) => request.method === 'GET' && request.path === `/api/v4/projects/${projectId}/merge_requests/5/discussions`).length;
+    expect(discussionReads()).toBe(1);
 
-    // A push: the fix and a new file; only the new finding is posted, the fixed one's discussion resolved, the summary edited.
+    // A crash between posting and recording: the off-by-one's thread is on GitLab but not in the database.
+    const findingOf = (discussion: { notes: Array<{ body: string }> }) => /ai-review:finding:([0-9a-f]{16})/.exec(discussion.notes[0]!.body)![1]!;
+    const offByOne = findingOf(posted[0]!);
+    await world.t.app.db.delete(githubPostedFindings).where(and(eq(githubPostedFindings.pullRequestId, prId), eq(githubPostedFindings.findingId, offByOne)));
+
+    // A push: the fix and a new file; only the new finding is posted, the fixed one's discussion resolved (found on GitLab), the summary edited.
     world.model.reply(reviewer([{ file: 'src/sum.ts', line: 2, severity: 'MAJOR', title: 'Negative numbers are silently dropped' }]));
     gitlab.openMergeRequest(projectId, 5, { author, diffRefs: { base_sha: BASE, start_sha: BASE, head_sha: SHA2 }, diffs: [MATH_FIXED, GREET, SUM] });
     gitlab.setCompare(projectId, SHA1, SHA2, [PUSH_FIX, SUM]);
@@ -161,6 +169,11 @@ describe('GitLab merge requests, end to end', () => {
     expect(after[1]!.notes[0]!.resolved).toBe(false);
     expect(summaries()).toEqual([expect.objectContaining({ edits: 1 })]);
     expect(summaries()[0]!.body).toContain(`Reviewed commit ${SHA2}`);
+    const rows = await world.t.app.db.select().from(githubPostedFindings).where(eq(githubPostedFindings.pullRequestId, prId));
+    expect(rows.find((row) => row.findingId === offByOne)).toMatchObject({ commentId: posted[0]!.notes[0]!.id, resolvedAt: expect.any(Date) });
+    expect(rows.filter((row) => row.resolvedAt === null).map((row) => row.findingId).sort()).toEqual([findingOf(after[1]!), findingOf(after[2]!)].sort());
+    // Resolving a gone discussion is a write of its own: the summary's note is read again after it.
+    expect(discussionReads()).toBe(3);
   });
 
   it('commands in notes: a Developer is answered once with eyes; a Guest, a bot and the service itself are ignored; /wrong in a finding\'s discussion is its verdict', async () => {

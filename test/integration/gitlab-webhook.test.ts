@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pullRequests, reviews, webhookDeliveries } from '../../src/db/schema/index.js';
+import { gitlabConnections, gitlabMergeRequests, pullRequests, reviews, webhookDeliveries } from '../../src/db/schema/index.js';
+import { GitLabConnectionCache } from '../../src/services/gitlab-connection-cache.js';
 import { createAccount, type Account } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { ACCESS, FakeGitLab } from '../fakes/fake-gitlab.js';
@@ -120,6 +121,114 @@ describe('POST /webhook/gitlab', () => {
     note.object_attributes = { ...note.object_attributes, noteable_type: 'Issue' };
     delete note.merge_request;
     expect((await deliver(note, secret, { 'x-gitlab-event': 'Note Hook' })).statusCode).toBe(200);
+  });
+
+  describe('connections cached by the webhook (decisions.md §12)', () => {
+    const note = (projectId: number) => {
+      const hook = fixture('note-hook-merge-request.json');
+      hook.project = { ...hook.project, id: projectId };
+      return hook;
+    };
+
+    it("a disconnected connection's token is refused right after the DELETE; a new connection of the project is accepted at once", async () => {
+      const first = await connected();
+      // Warm: the project's connections are cached.
+      expect((await deliver(mergeRequestHook(first.projectId, first.path, { iid: 31 }), first.secret)).statusCode).toBe(200);
+
+      const second = await createAccount(t.app, t.outbox);
+      const member = { id: 8000 + counter, username: `cached${counter}`, name: 'C' };
+      gitlab.addMember(first.projectId, member, ACCESS.maintainer);
+      const connect = await t.app.inject({ method: 'POST', url: '/gitlab/connections', headers: { cookie: second.cookie }, payload: { baseUrl: gitlab.url, project: first.projectId, token: gitlab.issueToken(member) } });
+      expect(connect.statusCode, connect.body).toBe(201);
+      const secondSecret = gitlab.project(first.projectId).hooks.at(-1)!.token!;
+      expect((await deliver(mergeRequestHook(first.projectId, first.path, { iid: 32 }), secondSecret)).statusCode).toBe(200);
+      expect(await storedFor(second.id, first.projectId)).toHaveLength(1);
+
+      const disconnect = await t.app.inject({ method: 'DELETE', url: `/gitlab/connections/${first.connectionId}`, headers: { cookie: first.owner.cookie } });
+      expect(disconnect.statusCode, disconnect.body).toBe(204);
+      const refused = await deliver(mergeRequestHook(first.projectId, first.path, { iid: 33 }), first.secret);
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Invalid X-Gitlab-Token' });
+      expect((await deliver(note(first.projectId), first.secret, { 'x-gitlab-event': 'Note Hook' })).statusCode).toBe(401);
+      expect((await storedFor(first.owner.id, first.projectId)).map((pr) => pr.prNumber)).toEqual([31]);
+      // The other user's connection of the project still counts.
+      expect((await deliver(mergeRequestHook(first.projectId, first.path, { iid: 34 }), secondSecret)).statusCode).toBe(200);
+    });
+
+    it("another process's changes count at once: a connection deleted, given a new secret or added in the database alone", async () => {
+      const mine = await connected();
+      expect((await deliver(mergeRequestHook(mine.projectId, mine.path, { iid: 41 }), mine.secret)).statusCode).toBe(200);
+      const byId = eq(gitlabConnections.id, mine.connectionId);
+
+      // A new secret: the cached one no longer stores anything, the new one is accepted.
+      await t.app.db.update(gitlabConnections).set({ webhookSecret: t.app.secretBox.encrypt('rotated-secret') }).where(byId);
+      expect((await deliver(mergeRequestHook(mine.projectId, mine.path, { iid: 42 }), mine.secret)).statusCode).toBe(401);
+      expect((await deliver(mergeRequestHook(mine.projectId, mine.path, { iid: 43 }), 'rotated-secret')).statusCode).toBe(200);
+
+      // Added elsewhere: a token no cached connection has is checked against the stored ones.
+      const [row] = await t.app.db.select().from(gitlabConnections).where(byId);
+      const other = await createAccount(t.app, t.outbox);
+      const { id: _id, ...copy } = row!;
+      await t.app.db.insert(gitlabConnections).values({ ...copy, userId: other.id, webhookSecret: t.app.secretBox.encrypt('added-secret') });
+      expect((await deliver(mergeRequestHook(mine.projectId, mine.path, { iid: 44 }), 'added-secret')).statusCode).toBe(200);
+      expect((await storedFor(other.id, mine.projectId)).map((pr) => pr.prNumber)).toEqual([44]);
+
+      // Deleted elsewhere, while cached here: refused, nothing stored, no merge request key allocated.
+      await t.app.db.delete(gitlabConnections).where(byId);
+      expect((await deliver(mergeRequestHook(mine.projectId, mine.path, { iid: 45 }), 'rotated-secret')).statusCode).toBe(401);
+      expect((await storedFor(mine.owner.id, mine.projectId)).map((pr) => pr.prNumber).sort()).toEqual([41, 43]);
+      expect(await t.app.db.select().from(gitlabMergeRequests).where(eq(gitlabMergeRequests.connectionId, mine.connectionId))).toHaveLength(0);
+    });
+
+    it('the cache: an entry serves until its time is up, a forgotten project or connection is read again, the oldest project goes first', async () => {
+      let clock = 0;
+      const cache = new GitLabConnectionCache({ connections: t.app.repos.gitlabConnections, secretBox: t.app.secretBox, ttlMs: 1_000, maxProjects: 2, now: () => clock });
+      const [a, b, c] = [await connected(), await connected(), await connected()];
+      const ids = async (projectId: number) => (await cache.candidates(projectId)).map((candidate) => candidate.row.id);
+      expect((await cache.candidates(a.projectId)).map((candidate) => candidate.secret)).toEqual([a.secret]);
+
+      // Gone from the database, still cached here until the entry is due or forgotten.
+      await t.app.db.delete(gitlabConnections).where(eq(gitlabConnections.id, a.connectionId));
+      expect(await ids(a.projectId)).toEqual([a.connectionId]);
+      clock += 1_001;
+      expect(await ids(a.projectId)).toEqual([]);
+
+      expect(await ids(b.projectId)).toEqual([b.connectionId]);
+      await t.app.db.delete(gitlabConnections).where(eq(gitlabConnections.id, b.connectionId));
+      await cache.forgetConnection(b.connectionId);
+      expect(await ids(b.projectId)).toEqual([]);
+
+      expect(await ids(c.projectId)).toEqual([c.connectionId]);
+      await t.app.db.delete(gitlabConnections).where(eq(gitlabConnections.id, c.connectionId));
+      expect(await ids(c.projectId)).toEqual([c.connectionId]);
+      cache.forgetProject(c.projectId);
+      expect(await ids(c.projectId)).toEqual([]);
+
+      // Three projects in a cache of two: the first one read is read again.
+      const [d, e, f] = [await connected(), await connected(), await connected()];
+      for (const project of [d, e, f]) await ids(project.projectId);
+      for (const project of [d, e, f]) await t.app.db.delete(gitlabConnections).where(eq(gitlabConnections.id, project.connectionId));
+      expect(await ids(f.projectId)).toEqual([f.connectionId]);
+      expect(await ids(e.projectId)).toEqual([e.connectionId]);
+      expect(await ids(d.projectId)).toEqual([]);
+    });
+
+    it('concurrent first deliveries of one merge request share its key; a burst of new merge requests is stored whole', async () => {
+      const { owner, projectId, path, secret } = await connected();
+      const sameMr = Array.from({ length: 8 }, (_, i) => mergeRequestHook(projectId, path, { iid: 50, updated_at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString() }));
+      const burst = Array.from({ length: 30 }, (_, i) => mergeRequestHook(projectId, path, { iid: 100 + i }));
+      const responses = await Promise.all([...sameMr, ...burst].map((hook) => deliver(hook, secret)));
+      expect(responses.map((response) => response.statusCode)).toEqual(responses.map(() => 200));
+
+      const stored = await storedFor(owner.id, projectId);
+      expect(stored.map((pr) => pr.prNumber).sort((a, b) => a - b)).toEqual([50, ...burst.map((_, i) => 100 + i)]);
+      expect(new Set(stored.map((pr) => pr.prId)).size).toBe(stored.length);
+      const keys = await t.app.db.select().from(gitlabMergeRequests).where(eq(gitlabMergeRequests.iid, 50));
+      const mr50 = stored.find((pr) => pr.prNumber === 50)!;
+      expect(keys.filter((key) => key.prId === mr50.prId)).toHaveLength(1);
+      expect(await deliveriesOf(mr50.prId)).toHaveLength(8);
+      expect(mr50.updatedAt.toISOString()).toBe('2026-01-01T00:07:00.000Z');
+    });
   });
 
   describe('errors', () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/review/prepare/tokens.js';
 import type { ChatRequest } from '../fakes/fake-openai-chat.js';
 import { createGitFixture } from '../helpers/git-fixture.js';
+import { manyScopesCommits } from '../helpers/many-scopes-fixture.js';
 import { signInWithGitHub, type GitHubSignIn } from '../helpers/github-login.js';
 import { scriptedReviewer, settledReview } from '../helpers/review-fixtures.js';
 import { deliverPullRequest, reviewWorld, type ReviewWorld } from '../helpers/review-world.js';
@@ -139,6 +140,25 @@ describe('the code around the change in the prompt (decisions.md §11)', () => {
     expect(review.reviewRawJSON!.summary.overview).toContain("The repository's code could not be read");
     expect(userText(calls[0]!)).not.toContain('# Code around the change');
   });
+
+  it("20 files whose functions overflow one chunk's room: the chunk is split before the model is called, each prompt holding its files' whole functions", async () => {
+    const { review, calls } = await pullRequest(manyScopesCommits(20, 100));
+    expect(review).toMatchObject({ reviewStatus: 'completed', failureReason: null });
+    // One chunk of diff, split into a few parts (at most 12 calls, decisions.md §11).
+    expect(calls.length).toBeGreaterThan(1);
+    expect(calls.length).toBeLessThanOrEqual(12);
+    const blocks = (review.reviewRawJSON as unknown as { contextBlocks: Array<{ chunk: number; kind: string; path: string; startLine: number; endLine: number; elided: boolean }> }).contextBlocks;
+    const scopes = blocks.filter((block) => block.kind === 'scope');
+    expect(scopes.map((block) => block.path).sort()).toEqual(Array.from({ length: 20 }, (_, file) => `lib/module-${file}.js`).sort());
+    expect(scopes.every((block) => block.startLine === 3 && block.endLine === 102 && !block.elided)).toBe(true);
+    expect(new Set(scopes.map((block) => block.chunk)).size).toBe(calls.length);
+    for (const block of scopes) {
+      const prompt = calls.map(userText).find((text) => text.includes(`## ${block.path} (modified)`))!;
+      expect(prompt).toContain(`This is part ${block.chunk + 1} of ${calls.length}`);
+      expect(prompt).toContain(`path=\\"${block.path}\\" lines=\\"3-102\\"`);
+      expect(prompt).toContain('102 }\\n</context>');
+    }
+  }, 120_000);
 
   it('a model of a tiny context: every request stays within it, the context giving way first', async () => {
     await world.t.app.inject({ method: 'POST', url: '/workspace/aiSettings', headers: { cookie: author.cookie }, payload: { focusedModeModel: 'platform-tiny' } });

@@ -64,5 +64,13 @@ describe('custom base URLs: the address policy applies to the address connected'
   it('refuses a link-local address literal before any connection, whatever the setting', async () => {
     const policy = new EndpointPolicy(true, rebindingResolver(LOOPBACK).resolve);
     await expect(policy.fetch('http://169.254.169.254/latest/meta-data')).rejects.toThrow(/does not call/);
+    await expect(policy.request('http://169.254.169.254/latest/meta-data', { method: 'GET', headers: {} })).rejects.toThrow(/does not call/);
+  });
+
+  it('its request (the GitLab client\'s) is refused at connection the same way as its fetch', async () => {
+    const dns = rebindingResolver(LOOPBACK);
+    const policy = new EndpointPolicy(false, dns.resolve);
+    await expect(policy.request(`${rebound()}/models`, { method: 'GET', headers: {} })).rejects.toMatchObject({ code: 'EBLOCKEDADDRESS' });
+    expect(fake.requests).toHaveLength(0);
   });
 });

@@ -25,7 +25,7 @@ describe('GitLabClient against the fake GitLab', () => {
   let gitlab: FakeGitLab;
   let target: GitLabTarget;
   const owner = { id: 21, username: 'owner', name: 'Owner' };
-  const client = new GitLabClient({ fetch: new EndpointPolicy(true).fetch });
+  const client = new GitLabClient({ request: new EndpointPolicy(true).request });
   let projectId: number;
 
   beforeAll(async () => {
@@ -129,12 +129,16 @@ describe('GitLabClient against the fake GitLab', () => {
   });
 
   it('a base URL the address policy refuses is a 400 before any request; an unreachable one is its own error', async () => {
-    const strict = new GitLabClient({ fetch: new EndpointPolicy(false).fetch });
+    const strict = new GitLabClient({ request: new EndpointPolicy(false).request });
     const before = gitlab.requests.length;
     await expect(strict.project(target, projectId)).rejects.toBeInstanceOf(AppError);
     await expect(strict.project({ ...target, baseUrl: 'http://169.254.169.254' }, projectId)).rejects.toMatchObject({ statusCode: 400 });
     expect(gitlab.requests.length).toBe(before);
     await expect(client.project({ ...target, baseUrl: 'http://127.0.0.1:1' }, projectId)).rejects.toBeInstanceOf(GitLabUnreachableError);
+    // A redirect is not followed (it would carry the token elsewhere).
+    gitlab.fail(/projects\/\d+$/, 302, { times: 1, headers: { location: 'http://127.0.0.1:1/elsewhere' } });
+    await expect(client.project(target, projectId)).rejects.toThrow(GitLabUnreachableError);
+    expect((await client.project(target, projectId)).id).toBe(projectId);
   });
 
   it('reads Retry-After as an HTTP date too, and waits a minute when no header says', () => {

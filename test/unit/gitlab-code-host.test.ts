@@ -51,7 +51,7 @@ describe('GitLab as a code host, against the fake GitLab', () => {
   let publisher: GitLabPublisher;
   const bot = { id: 501, username: 'review-bot', name: 'Review bot', bot: true };
   const developer = { id: 502, username: 'dev', name: 'Dev' };
-  const client = new GitLabClient({ fetch: new EndpointPolicy(true).fetch });
+  const client = new GitLabClient({ request: new EndpointPolicy(true).request });
   const log = pino({ level: 'silent' }) as Logger;
   const discussions = () => gitlab.mergeRequest(mr.projectId, mr.iid).discussions;
 
@@ -166,7 +166,8 @@ describe('GitLab as a code host, against the fake GitLab', () => {
     expect(session.failure(error)).toBeInstanceOf(UnrecoverableJobError);
 
     gitlab.fail(/discussions$/, 429, { times: 1, headers: { 'retry-after': '3' }, body: { message: 'Retry later' } });
-    const limited = await publisher.ownNotes().catch((caught: unknown) => caught);
+    // A new job's publisher: the shared one keeps what it read (a publisher reads the discussions once per job).
+    const limited = await new GitLabPublisher(client, mr, log).ownNotes().catch((caught: unknown) => caught);
     expect(gitlabJobFailure(limited)).toBeInstanceOf(GitLabRateLimitedError);
     expect(gitlabJobFailure(limited)).toMatchObject({ delayMs: 3000 });
   });

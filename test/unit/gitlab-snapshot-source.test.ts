@@ -24,7 +24,7 @@ describe('GitLab repository snapshots', () => {
   let workspace: string;
   let projectId: number;
   let target: GitLabTarget;
-  const client = new GitLabClient({ fetch: new EndpointPolicy(true).fetch });
+  const client = new GitLabClient({ request: new EndpointPolicy(true).request });
   const commit = () => fixture.shas[0]!;
   const source = (baseUrl = gitlab.url) => new GitLabChangeReader(client, { target: { ...target, baseUrl }, projectId, iid: 1 }).snapshotSource();
   const requests = (pattern: RegExp) => gitlab.requests.filter((request) => pattern.test(request.path));

@@ -1,4 +1,7 @@
+import { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
+import type { PolicyRequestOptions } from '../../ai/endpoint-policy.js';
 import { AppError } from '../../lib/app-error.js';
 import { assembleUnifiedDiff } from './gitlab-diff.js';
 import { GitLabApiError, GitLabConnectionBrokenError, GitLabRateLimitedError, GitLabUnreachableError, gitlabReason, rateLimitWaitMs } from './gitlab-errors.js';
@@ -26,9 +29,17 @@ export interface GitLabTarget {
 }
 
 export interface GitLabClientOptions {
-  /** The fetch every call goes through: the BYOK address policy's, since base URLs are user-supplied. */
-  fetch: typeof fetch;
+  /** What every call goes through: the BYOK address policy's `request`, since base URLs are user-supplied. */
+  request: (url: string, options: PolicyRequestOptions) => Promise<Dispatcher.ResponseData>;
   timeoutMs?: number;
+}
+
+/** One answer of GitLab's, with the address it was asked at (named in errors). */
+interface Answer {
+  status: number;
+  headers: Dispatcher.ResponseData['headers'];
+  body: Dispatcher.ResponseData['body'];
+  url: string;
 }
 
 /** What a commit status, a diff discussion and its position need (GitLab's names). */
@@ -102,7 +113,7 @@ export class GitLabClient {
 
   /** Removes a webhook; one already gone is no error. */
   async deleteHook(target: GitLabTarget, projectId: number, hookId: number): Promise<void> {
-    await this.unlessMissing(this.request(target, 'DELETE', `/projects/${projectId}/hooks/${hookId}`));
+    await (await this.unlessMissing(this.request(target, 'DELETE', `/projects/${projectId}/hooks/${hookId}`)))?.body.dump();
   }
 
   mergeRequest(target: GitLabTarget, projectId: number, iid: number) {
@@ -129,15 +140,14 @@ export class GitLabClient {
   /** A file's content at a ref, or null when it does not exist there. */
   async fileContent(target: GitLabTarget, projectId: number, path: string, ref: string): Promise<string | null> {
     const response = await this.unlessMissing(this.request(target, 'GET', `/projects/${projectId}/repository/files/${encodeURIComponent(path)}/raw?ref=${encodeURIComponent(ref)}`));
-    return response === null ? null : response.text();
+    return response === null ? null : response.body.text();
   }
 
   /** The repository at a commit as a gzipped tarball (entries under one top folder), streamed; null when GitLab has no such commit. */
   async archive(target: GitLabTarget, projectId: number, sha: string): Promise<ReadableStream<Uint8Array> | null> {
     const response = await this.unlessMissing(this.request(target, 'GET', `/projects/${projectId}/repository/archive.tar.gz?sha=${encodeURIComponent(sha)}`, undefined, ARCHIVE_TIMEOUT_MS));
     if (response === null) return null;
-    if (!response.body) throw new GitLabApiError(502, 'GitLab sent an empty archive');
-    return response.body;
+    return Readable.toWeb(response.body) as ReadableStream<Uint8Array>;
   }
 
   /**
@@ -191,7 +201,7 @@ export class GitLabClient {
   /** Awards an emoji on a note; one already awarded by the token's user is no error. */
   async awardNoteEmoji(target: GitLabTarget, projectId: number, iid: number, noteId: number, name: string): Promise<void> {
     try {
-      await this.request(target, 'POST', `/projects/${projectId}/merge_requests/${iid}/notes/${noteId}/award_emoji`, { name });
+      await (await this.request(target, 'POST', `/projects/${projectId}/merge_requests/${iid}/notes/${noteId}/award_emoji`, { name })).body.dump();
     } catch (error) {
       // GitLab's answer to the same award twice is a 404 "has already been taken".
       if (error instanceof GitLabApiError && error.status === 404 && /already been taken/i.test(error.message)) return;
@@ -214,7 +224,7 @@ export class GitLabClient {
     for (let pages = 0; pages < MAX_PAGES; pages++) {
       const response = await this.request(target, 'GET', `${path}${separator}page=${page}&per_page=${PER_PAGE}`);
       items.push(...(await this.parse(response, schema.array())));
-      const next = Number(response.headers.get('x-next-page'));
+      const next = Number(header(response, 'x-next-page'));
       // A next page that does not move forward would loop forever.
       if (!Number.isInteger(next) || next <= page) return { items, truncated: false };
       page = next;
@@ -222,13 +232,13 @@ export class GitLabClient {
     return { items, truncated: true };
   }
 
-  private async json<Schema extends z.ZodType>(target: GitLabTarget, method: string, path: string, schema: Schema, body?: object): Promise<z.output<Schema>> {
+  private async json<Schema extends z.ZodType>(target: GitLabTarget, method: Dispatcher.HttpMethod, path: string, schema: Schema, body?: object): Promise<z.output<Schema>> {
     return this.parse(await this.request(target, method, path, body), schema);
   }
 
-  private async parse<Schema extends z.ZodType>(response: Response, schema: Schema): Promise<z.output<Schema>> {
-    const parsed = schema.safeParse(await response.json().catch(() => undefined));
-    if (!parsed.success) throw new GitLabApiError(502, `GitLab answered ${new URL(response.url || 'http://x/').pathname} with an unexpected body`);
+  private async parse<Schema extends z.ZodType>(response: Answer, schema: Schema): Promise<z.output<Schema>> {
+    const parsed = schema.safeParse(await response.body.json().catch(() => undefined));
+    if (!parsed.success) throw new GitLabApiError(502, `GitLab answered ${new URL(response.url).pathname} with an unexpected body`);
     return parsed.data;
   }
 
@@ -242,30 +252,53 @@ export class GitLabClient {
     }
   }
 
-  private async request(target: GitLabTarget, method: string, path: string, body?: object, timeoutMs = this.timeoutMs): Promise<Response> {
+  private async request(target: GitLabTarget, method: Dispatcher.HttpMethod, path: string, body?: object, timeoutMs = this.timeoutMs): Promise<Answer> {
+    const url = `${target.baseUrl.replace(/\/+$/, '')}/api/v4${path}`;
     const headers: Record<string, string> = { accept: 'application/json', 'private-token': target.token, 'user-agent': 'pr-review-service' };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
+    let response: Answer;
     try {
-      response = await this.options.fetch(`${target.baseUrl.replace(/\/+$/, '')}/api/v4${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        redirect: 'error',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      const answer = await this.options.request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+      response = { status: answer.statusCode, headers: answer.headers, body: answer.body, url };
     } catch (error) {
       // The policy's own refusal of a base URL is an AppError (a 400 naming the address): it passes through.
       if (error instanceof AppError) throw error;
-      const cause = (error as { cause?: { code?: string } }).cause?.code;
-      throw new GitLabUnreachableError(`GitLab at ${target.baseUrl} could not be reached (${cause ?? (error as Error).name})`);
+      throw new GitLabUnreachableError(`GitLab at ${target.baseUrl} could not be reached (${errorCode(error)})`);
     }
-    if (response.ok) return response;
-    const reason = gitlabReason(await response.json().catch(() => undefined), response.status);
-    if (response.status === 429) throw new GitLabRateLimitedError(`GitLab rate limit: ${reason}`, rateLimitWaitMs(response.headers));
+    if (response.status >= 200 && response.status < 300) return response;
+    // A redirect is not followed: it would carry the token to wherever it points.
+    if (response.status >= 300 && response.status < 400) {
+      await response.body.dump();
+      throw new GitLabUnreachableError(`GitLab at ${target.baseUrl} could not be reached (it answered ${response.status}, a redirect)`);
+    }
+    const reason = gitlabReason(await response.body.json().catch(() => undefined), response.status);
+    if (response.status === 429) throw new GitLabRateLimitedError(`GitLab rate limit: ${reason}`, rateLimitWaitMs(webHeaders(response.headers)));
     if (response.status === 401 || response.status === 403) throw new GitLabConnectionBrokenError(response.status, reason);
     throw new GitLabApiError(response.status, reason);
   }
+}
+
+/** A header's value (the first, when it came more than once). */
+const header = (response: Answer, name: string): string | undefined => {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/** undici's raw headers as the WHATWG `Headers` that `rateLimitWaitMs` reads. */
+function webHeaders(raw: Answer['headers']): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
+  }
+  return headers;
+}
+
+/** What a failed connection says about itself: the system's code (`ECONNREFUSED`, the policy's `EBLOCKEDADDRESS`), else the error's name (`TimeoutError`). */
+function errorCode(error: unknown): string {
+  const { code, cause, name } = error as { code?: unknown; cause?: { code?: unknown }; name?: string };
+  if (typeof code === 'string') return code;
+  if (typeof cause?.code === 'string') return cause.code;
+  return name ?? 'unknown error';
 }
 
 /** GitLab's `position` for a text diff note, in its snake_case names. */

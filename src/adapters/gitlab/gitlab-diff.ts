@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { GitLabDiffEntry } from './gitlab-schemas.js';
 
+/** The first part of every `line_code` of a file: the SHA-1 of its path (computed once per file, not per line). */
+export const lineCodePrefix = (path: string) => createHash('sha1').update(path).digest('hex');
+
 /** GitLab's `line_code` of a diff line: the SHA-1 of the file's path, then its old and new line numbers. */
-export const gitlabLineCode = (path: string, oldLine: number, newLine: number) => `${createHash('sha1').update(path).digest('hex')}_${oldLine}_${newLine}`;
+export const gitlabLineCode = (path: string, oldLine: number, newLine: number) => `${lineCodePrefix(path)}_${oldLine}_${newLine}`;
 
 /**
  * GitLab's diffs APIs give each file's hunks alone (`diff` starts at the first `@@`) with the

@@ -18,6 +18,8 @@ export interface JobPayloads {
   completedReview: PublicationRequest;
   /** A command from a pull-request comment, or a re-requested check run (decisions.md §8). */
   appCommand: AppCommand;
+  /** A completed run whose owner is told by email that the review is ready. */
+  reviewEmail: ReviewRequest;
 }
 
 /** `started`: the check run goes in progress; `finished`: the run's outcome is posted. */
@@ -77,6 +79,7 @@ export const DEFAULT_RETRY_POLICIES: RetryPolicies = {
   extractedPrContent: { attempts: 4, backoffMs: 5_000 },
   completedReview: { attempts: 6, backoffMs: 2_000 },
   appCommand: { attempts: 4, backoffMs: 2_000 },
+  reviewEmail: { attempts: 4, backoffMs: 5_000 },
 };
 
 /** The wait before the next attempt: exponential, or longer when the failure asked for it (RetryLaterError). */

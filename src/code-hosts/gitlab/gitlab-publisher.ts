@@ -10,7 +10,7 @@ import { addressedIdOf, findingIdOf, isSummary } from '../../publishing/markers.
 import type { PublishableFinding } from '../../publishing/stored-review.js';
 import { parseUnifiedDiff } from '../../review/prepare/diff/parse-unified-diff.js';
 import type { ChangePublisher, GoneFinding, HostNote, ReviewStatusReport, StatusRef } from '../code-host.js';
-import { findingPosition } from './gitlab-position.js';
+import { diffPositions } from './gitlab-position.js';
 
 export const STATUS_NAME = 'AI review';
 
@@ -37,6 +37,15 @@ export interface GitLabMergeRequestRef {
  */
 export class GitLabPublisher implements ChangePublisher {
   readonly refusedReason = 'GitLab could not place it on the diff';
+
+  /**
+   * The merge request's discussions as this publisher (one job) last read them. A publication reads
+   * them once, at its start, and its later steps (gone findings, the summary) use that read: the
+   * discussions it posts itself are added to it, and any other write of its own (a note, a
+   * resolution, a reply) drops it, so the next step reads again. A second read of 25 discussions
+   * was a GitLab call and their parsing on every publication.
+   */
+  private known: GitLabDiscussion[] | undefined;
 
   constructor(
     private readonly client: GitLabClient,
@@ -79,17 +88,19 @@ export class GitLabPublisher implements ChangePublisher {
       this.client.mergeRequest(this.mr.target, this.mr.projectId, this.mr.iid),
       this.client.mergeRequestDiffEntries(this.mr.target, this.mr.projectId, this.mr.iid),
     ]);
-    const files = parseUnifiedDiff(assembleUnifiedDiff(entries));
+    const positionOf = mergeRequest.diff_refs ? diffPositions(parseUnifiedDiff(assembleUnifiedDiff(entries)), mergeRequest.diff_refs) : () => undefined;
     const limit = pLimit(DISCUSSIONS_AT_ONCE);
     const outcomes = await Promise.all(
       findings.map((finding) =>
         limit(async (): Promise<{ findingId: string; note: HostNote } | 'refused' | undefined> => {
-          const position = mergeRequest.diff_refs ? findingPosition(files, mergeRequest.diff_refs, finding) : undefined;
+          const position = positionOf(finding);
           if (position === undefined) return 'refused';
           // GitLab counts a suggestion's lines from the anchored (last) line: `-N` reaches back to the first.
           const body = inlineCommentBody(finding, `suggestion:-${finding.endLine - finding.line}+0`);
           try {
-            const first = (await this.client.createDiscussion(this.mr.target, this.mr.projectId, this.mr.iid, body, position)).notes[0];
+            const discussion = await this.client.createDiscussion(this.mr.target, this.mr.projectId, this.mr.iid, body, position);
+            this.known?.push(discussion);
+            const first = discussion.notes[0];
             return first === undefined ? undefined : { findingId: finding.id, note: this.note(first) };
           } catch (error) {
             if (!(error instanceof GitLabApiError) || error.status !== 400) throw error;
@@ -111,6 +122,7 @@ export class GitLabPublisher implements ChangePublisher {
       const discussion = discussions.find((candidate) => candidate.notes[0]?.id === commentId);
       const answered = discussion?.notes.some((note) => addressedIdOf(note.body) === findingId) ?? false;
       if (discussion !== undefined && discussion.notes[0]?.resolved !== true && !answered) {
+        this.known = undefined;
         try {
           await this.client.resolveDiscussion(this.mr.target, this.mr.projectId, this.mr.iid, discussion.id);
         } catch (error) {
@@ -125,8 +137,9 @@ export class GitLabPublisher implements ChangePublisher {
 
   async upsertSummary(body: string): Promise<HostNote> {
     const existing = (await this.ownNotes()).find((note) => isSummary(note.body));
+    if (existing !== undefined && existing.body === body) return existing;
+    this.known = undefined;
     if (existing === undefined) return this.note(await this.client.createNote(this.mr.target, this.mr.projectId, this.mr.iid, body));
-    if (existing.body === body) return existing;
     return this.note(await this.client.editNote(this.mr.target, this.mr.projectId, this.mr.iid, existing.id, body));
   }
 
@@ -144,11 +157,13 @@ export class GitLabPublisher implements ChangePublisher {
   }
 
   async reply(body: string): Promise<void> {
+    this.known = undefined;
     await this.client.createNote(this.mr.target, this.mr.projectId, this.mr.iid, body);
   }
 
-  private discussions(): Promise<GitLabDiscussion[]> {
-    return this.client.listDiscussions(this.mr.target, this.mr.projectId, this.mr.iid);
+  private async discussions(): Promise<GitLabDiscussion[]> {
+    this.known ??= await this.client.listDiscussions(this.mr.target, this.mr.projectId, this.mr.iid);
+    return this.known;
   }
 
   private note(note: { id: number; body: string }): HostNote {

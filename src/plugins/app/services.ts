@@ -23,6 +23,7 @@ import type { CommandTarget } from '../../publishing/command-step.js';
 import { appInUse, githubCommandTarget, githubHost } from '../../code-hosts/github/github-host.js';
 import { gitlabHost } from '../../code-hosts/gitlab/gitlab-host.js';
 import { GitLabWebhookService } from '../../routes/webhook/gitlab-webhook-service.js';
+import { GitLabConnectionCache } from '../../services/gitlab-connection-cache.js';
 import { GitHubAppSetupService } from '../../routes/admin/github-app-setup-service.js';
 import { Operators } from '../../services/operators.js';
 import { PublicationService } from '../../publishing/publication-service.js';
@@ -140,8 +141,16 @@ export default fp(
       appEvents,
     });
     // GitLab base URLs are user-supplied: every call goes through the BYOK address policy.
-    const gitlabClient = new GitLabClient({ fetch: policy.fetch });
-    const gitlab = new GitLabService({ connections: repos.gitlabConnections, client: gitlabClient, secretBox: app.secretBox, publicUrl: config.publicUrl, log: log.child({ component: 'gitlab' }) });
+    const gitlabClient = new GitLabClient({ request: policy.request });
+    const gitlabWebhookConnections = new GitLabConnectionCache({ connections: repos.gitlabConnections, secretBox: app.secretBox });
+    const gitlab = new GitLabService({
+      connections: repos.gitlabConnections,
+      client: gitlabClient,
+      secretBox: app.secretBox,
+      publicUrl: config.publicUrl,
+      webhookConnections: gitlabWebhookConnections,
+      log: log.child({ component: 'gitlab' }),
+    });
     const publishLog = log.child({ component: 'publishing' });
     const codeHosts = new CodeHosts({
       github: githubHost({
@@ -218,7 +227,7 @@ export default fp(
       workspace: new WorkspaceService(repos.workspace),
       feedback,
       webhook,
-      gitlabWebhook: new GitLabWebhookService({ connections: repos.gitlabConnections, mergeRequests: repos.gitlabMergeRequests, secretBox: app.secretBox, webhook, queue: app.queue, log: log.child({ component: 'webhook' }) }),
+      gitlabWebhook: new GitLabWebhookService({ connections: gitlabWebhookConnections, webhook, queue: app.queue, log: log.child({ component: 'webhook' }) }),
       githubTokens,
       githubApp: new GitHubAppService({ apps: githubApps, installations: repos.installations }),
       githubAppSetup: new GitHubAppSetupService({

@@ -96,7 +96,7 @@ function scopeCaps(blocks: readonly ContextBlock[], total: number, fullest: Map<
 
 const STAT_OF: Record<ContextBlockKind, 'scopes' | 'definitions' | 'callers'> = { scope: 'scopes', definition: 'definitions', caller: 'callers' };
 
-function contextHeading(commit: string | null): string {
+export function contextHeading(commit: string | null): string {
   const at = commit ? ` at the head commit ${commit.slice(0, 12)}` : '';
   return `# Code around the change (read-only context)\nFrom the repository${at}, numbered as in the file. It is not part of the change: judge the diff with it, but report findings only on lines of the diff.\n`;
 }

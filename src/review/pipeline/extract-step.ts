@@ -36,20 +36,21 @@ export async function extractContent(deps: ExtractDeps, job: Job<'sanitizedPrPay
   const { review, pr, owner } = run;
 
   const reader = await deps.readers.reader(pr, owner);
-  // The repository's settings, from the base commit with the diff's token (decisions.md §10).
+  // The repository's settings, from the base commit with the diff's token (decisions.md §10). Read
+  // first: a run the file switches off reads no diff at all.
   const config = await readRepositoryConfig(deps.kv, reader, await reader.configRef());
   const off = switchedOff({ triggedBy: review.triggedBy, draft: pr.draft }, config);
   // A draft marked ready meanwhile is reviewed after all: its `ready_for_review` found this run going.
   if (off !== null && (await deps.reviews.dismiss(pr.id, runId, { onlyWhileDraft: off === 'draft' })) !== 'kept') return;
-  await deps.onReviewStarts?.(pr, runId);
   const headSha = review.headSha ?? pr.headSha;
   if (config.context !== 'none') deps.prefetchCode?.(reader, headSha);
-  const diff = await reader.changeDiff();
   const since = review.reviewdSha;
-  const incremental =
-    review.triggedBy === 'webhook' && since !== null && since !== headSha
-      ? await reader.pushDiff(since, headSha)
-      : null;
+  // The check run's start, the change's diff and the push's are independent: side by side, one round trip.
+  const [, diff, incremental] = await Promise.all([
+    deps.onReviewStarts?.(pr, runId),
+    reader.changeDiff(),
+    review.triggedBy === 'webhook' && since !== null && since !== headSha ? reader.pushDiff(since, headSha) : null,
+  ]);
 
   // A host whose event carries no counts (GitLab) gets them from the diff, once: the lists show them.
   const stats = pr.additions === null ? diffStats(diff) : undefined;

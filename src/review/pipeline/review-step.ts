@@ -1,11 +1,9 @@
 import pLimit from 'p-limit';
-import type { Mailer } from '../../adapters/mail/mailer.js';
-import { UnrecoverableJobError, type Job } from '../../adapters/queue/job-queue.js';
+import { UnrecoverableJobError, type Job, type JobQueue } from '../../adapters/queue/job-queue.js';
 import type { ModelChoice, ModelRouter } from '../../ai/model-router.js';
 import type { ReadingHosts } from '../../code-hosts/code-hosts.js';
 import type { PullRequest, Review, User } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
-import { apiPrId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import type { FindingFeedbackRepository } from '../../repositories/finding-feedback-repository.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
@@ -18,10 +16,9 @@ import { carryOverFindings, withCarried } from '../findings/carry-over.js';
 import { assignFindingIds } from '../findings/fingerprint.js';
 import { finalizeReview, type ChunkReview } from '../findings/merge-reviews.js';
 import { prepareReviewInSlices } from '../prepare/prepare-review.js';
-import { buildReviewPrompt, DEFAULT_MAX_FINDINGS, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens, PROMPT_SLACK, type BuiltPrompt, type PromptSettings } from '../ask/prompts.js';
+import { buildReviewPrompt, DEFAULT_MAX_FINDINGS, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens, type BuiltPrompt, type PromptSettings } from '../ask/prompts.js';
 import type { ReviewOutput } from '../answer/review-output.js';
-import { countBySeverity, scoreReview } from '../findings/score.js';
-import { countTokens } from '../prepare/tokens.js';
+import { chunkBudget, MAX_CHUNKS_SPLIT_FOR_SCOPES } from '../prepare/chunk-budget.js';
 import { applyVerification, buildVerificationPrompt, withoutVerification } from '../answer/verification.js';
 import { pullRequestDescription } from '../../services/pull-request-description.js';
 import type { CodeIndex } from '../../code-context/code-index.js';
@@ -33,9 +30,10 @@ import { addStats, fitContext, NO_CONTEXT, type ContextStats, type ShownBlock } 
 import { changedLinesOf, removalOnlyLinesOf } from '../prepare/chunk-lines.js';
 import { BaseScopes } from '../../code-context/base-scopes.js';
 import type { SnapshotSource } from '../../code-context/snapshot/snapshot-source.js';
-import { reviewTools, toolRoomOf, type ToolCallRecord } from '../ask/review-tools.js';
+import { reviewTools, type ToolCallRecord } from '../ask/review-tools.js';
+import { fitChunkContext, promptRoom } from '../ask/chunk-context.js';
+import { splitForScopes } from '../ask/split-for-scopes.js';
 import { askForReview, askForVerification } from '../ask/model-review.js';
-import { reviewCompletedEmail } from './review-email.js';
 import { reviewOverview } from './review-overview.js';
 import { isCurrentRun } from './review-runs.js';
 
@@ -43,23 +41,14 @@ import { isCurrentRun } from './review-runs.js';
 export const DEFAULT_CONTEXT_LENGTH = 32_000;
 /** Model calls of one review at once: bounded so a 2,000-file PR does not open 250 connections. */
 export const CHUNK_CONCURRENCY = 3;
-/**
- * Share of the model's context kept free for the code around each chunk when the diff is split:
- * more means more context per chunk, and more chunks (more calls) for a large pull request. A chunk
- * smaller than its budget leaves the rest to the context too.
- */
-const CONTEXT_SHARE: Record<Review['mode'], number> = { quick: 0, focused: 0.2, deep: 0.3 };
-/** The share is kept only for a diff of at most this many full chunks (estimated at 4 bytes a token). */
-const RESERVED_UP_TO_CHUNKS = 4;
-const BYTES_PER_TOKEN = 4;
 
 export interface ReviewStepDeps {
   reviews: ReviewRepository;
   models: ModelRouter;
   /** The change's code host: its diffs, files and snapshot are read from it. */
   readers: ReadingHosts;
-  mailer: Mailer;
-  publicUrl: string;
+  /** The owner's email that the review is ready goes out through it (`reviewEmail`), off the review's path. */
+  queue: JobQueue;
   log: Logger;
   /** `REVIEW_MAX_FILE_DIFF_BYTES`: a file's diff above it is skipped as too large (default 1 MiB). */
   maxFileDiffBytes?: number;
@@ -115,7 +104,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   const contextLength = choice.contextLength ?? DEFAULT_CONTEXT_LENGTH;
   const outputReserve = DEFAULT_OUTPUT_RESERVE[review.mode];
   const level: ContextLevel = config.context ?? 'full';
-  const contextReserve = level === 'none' ? 0 : Math.floor(contextLength * CONTEXT_SHARE[review.mode]);
+  let keepsContextRoom = false;
   const prompt = {
     mode: review.mode,
     settings: settings satisfies PromptSettings | null,
@@ -129,16 +118,12 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     include: globMatcher(config.include),
     tokenBudget: ({ skipped, reviewable }) => {
       const overhead = promptOverheadTokens({ ...prompt, skipped, reviewablePaths: reviewable.map((file) => file.path), chunkCount: 2 });
-      const budget = contextLength - overhead - outputReserve;
-      if (budget < MIN_TOKEN_BUDGET) {
+      const budget = chunkBudget({ contextLength, overhead, outputReserve, mode: review.mode, level, reviewable });
+      if (budget.withoutContext < MIN_TOKEN_BUDGET) {
         throw new UnrecoverableJobError(`The model ${choice.modelId} has a context of ${contextLength} tokens: too small to review this pull request; choose a larger model`);
       }
-      // The code context gives way to the diff on a small model (the diff is never left out), and on
-      // a large pull request: its chunks are full of diff anyway, and keeping room in each would
-      // multiply its model calls (a 2,000-file pull request: 1.5 times as many).
-      const diffTokens = reviewable.reduce((sum, file) => sum + (file.diffBytes ?? (file.additions + file.deletions) * 40), 0) / BYTES_PER_TOKEN;
-      const reserve = diffTokens <= budget * RESERVED_UP_TO_CHUNKS ? contextReserve : 0;
-      return Math.max(MIN_TOKEN_BUDGET, budget - reserve);
+      keepsContextRoom = budget.keepsContextRoom;
+      return budget.tokens;
     },
   });
   const reviewablePaths = reviewable.map((file) => file.path);
@@ -155,19 +140,30 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     tools: review.mode === 'deep' && code.index !== undefined,
     toolCalls: [],
     commit: headSha,
-    room: (built) => contextLength - countTokens(built.system) - countTokens(built.prompt) - outputReserve - PROMPT_SLACK,
+    room: (built) => promptRoom(built, contextLength, outputReserve),
   };
+  const promptFor = (chunk: ReviewChunk) => ({ ...promptBase, instructions: instructionsFor(chunk.files) });
+  // A small diff's chunk whose enclosing scopes do not fit beside it is split again (decisions.md §11).
+  const planned: Array<{ chunk: ReviewChunk; blocks?: ContextBlock[] }> =
+    keepsContextRoom && code.index
+      ? await splitForScopes(chunks, {
+          gather: (chunk) => chunkBlocks(deps.log, context, chunk),
+          room: (chunk, chunkCount) => context.room(buildReviewPrompt({ ...promptFor(chunk), chunk, chunkCount, tools: context.tools })),
+          tools: context.tools,
+          commit: headSha,
+          maxChunks: MAX_CHUNKS_SPLIT_FOR_SCOPES,
+        })
+      : chunks.map((chunk) => ({ chunk }));
+  const reviewed = planned.map((entry) => entry.chunk);
 
   const limit = pLimit(CHUNK_CONCURRENCY);
-  const parts = await Promise.all(
-    chunks.map((chunk) => limit(() => reviewChunk(deps.log, choice, chunk, chunks.length, { ...promptBase, instructions: instructionsFor(chunk.files) }, context))),
-  );
+  const parts = await Promise.all(planned.map(({ chunk, blocks }) => limit(() => reviewChunk(deps.log, choice, chunk, reviewed.length, promptFor(chunk), context, blocks))));
   const contextSummary: ReviewContextSummary = {
     ...parts.reduce((sum, part) => addStats(sum, part.context), NO_CONTEXT),
     toolCalls: context.toolCalls.length,
     snapshot: code.index?.snapshot.mode ?? 'none',
   };
-  const contextBlocks = chunks.flatMap((chunk, at) => parts[at]!.shown.map((block) => ({ chunk: chunk.index, ...block }))).slice(0, MAX_RECORDED_BLOCKS);
+  const contextBlocks = reviewed.flatMap((chunk, at) => parts[at]!.shown.map((block) => ({ chunk: chunk.index, ...block }))).slice(0, MAX_RECORDED_BLOCKS);
   const lastFindings = previousFindings(review);
   const previous = incremental ? lastFindings : [];
   const { review: final, counts } = finalizeReview(parts, reviewable, {
@@ -178,7 +174,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   const { kept: comments, suppressed } = suppressRejected(identified, rejected);
   const output = {
     ...final,
-    summary: { ...final.summary, overview: reviewOverview(final, { chunkCount: chunks.length, skipped, layoutOnlyPaths: [...new Set(skippedChanges.map((entry) => entry.path))], incrementalSince: incremental ? review.reviewdSha : null, contextUnavailable: code.unavailable }), findingsCount: comments.length },
+    summary: { ...final.summary, overview: reviewOverview(final, { chunkCount: reviewed.length, skipped, layoutOnlyPaths: [...new Set(skippedChanges.map((entry) => entry.path))], incrementalSince: incremental ? review.reviewdSha : null, contextUnavailable: code.unavailable }), findingsCount: comments.length },
     comments,
     reviewedFiles: reviewablePaths,
     skippedFiles: skipped,
@@ -203,7 +199,10 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     coverage,
   });
   if (!completed) return undefined;
-  await notify(deps, pr, owner, output);
+  if (owner.emailNotification) {
+    // The review is stored: an email that cannot be queued is a log line, never the review's failure.
+    await deps.queue.add('reviewEmail', { pullRequestId: pr.id, runId }, { jobId: `email-${runId}` }).catch((error: unknown) => deps.log.warn({ err: error, pullRequestId: pr.id }, 'could not queue the review email'));
+  }
   return pr;
 }
 
@@ -229,15 +228,17 @@ async function reviewChunk(
   chunkCount: number,
   base: Omit<Parameters<typeof buildReviewPrompt>[0], 'chunk' | 'chunkCount'>,
   context: ChunkContext,
+  gathered?: ContextBlock[],
 ): Promise<ChunkReview & { context: ContextStats; shown: ShownBlock[] }> {
   const bare = buildReviewPrompt({ ...base, chunk, chunkCount, tools: context.tools });
-  const room = context.room(bare);
-  // The tools' answers join the request as it goes on: room is kept for them.
-  const toolRoom = context.tools ? toolRoomOf(room) : 0;
-  // Gathered for the room the prompt leaves; deep mode's verification fits the same blocks to a
-  // prompt of its own, unknown until the findings are in, so its gathering is not bounded.
-  const blocks = context.index ? await chunkBlocks(log, context, chunk, base.mode === 'deep' ? undefined : room - toolRoom) : [];
-  const fitted = blocks.length > 0 ? fitContext(blocks, room - toolRoom, context.commit) : { section: null, stats: NO_CONTEXT, shown: [] };
+  // Counting the prompt's tokens is the chunk's largest cost before the call: only when something is to fit.
+  const toFit = gathered ? gathered.length > 0 : context.index !== undefined;
+  const room = toFit || context.tools ? context.room(bare) : 0;
+  // Gathered for the room the prompt leaves. Deep mode's (tools keep part of it) is not bounded: its
+  // verification fits the same blocks to a prompt of its own, unknown until the findings are in.
+  const blocks = gathered ?? (context.index ? await chunkBlocks(log, context, chunk, base.mode === 'deep' || context.tools ? undefined : room) : []);
+  // With tools, room is kept for their answers, which join the request as it goes on.
+  const fitted = blocks.length > 0 ? fitChunkContext(blocks, room, context.tools, context.commit) : { section: null, stats: NO_CONTEXT, shown: [] };
   const prompt = fitted.section ? buildReviewPrompt({ ...base, chunk, chunkCount, codeContext: fitted.section, tools: context.tools }) : bare;
   const tools = context.tools && context.index ? reviewTools(context.index, chunk.index, room - fitted.stats.tokens, context.toolCalls) : undefined;
   const withoutTools = tools ? buildReviewPrompt({ ...base, chunk, chunkCount, codeContext: fitted.section }) : undefined;
@@ -295,25 +296,4 @@ async function openCode(deps: ReviewStepDeps, pr: PullRequest, owner: User, comm
 function previousFindings(review: Review) {
   const raw = review.reviewRawJson as { comments?: Array<ReviewOutput['comments'][number] & { id?: string }> } | null;
   return raw?.comments ?? [];
-}
-
-async function notify(deps: ReviewStepDeps, pr: PullRequest, owner: User, review: ReviewOutput): Promise<void> {
-  if (!owner.emailNotification) return;
-  try {
-    await deps.mailer.send(
-      reviewCompletedEmail({
-        to: owner.email,
-        name: owner.name,
-        prTitle: pr.title,
-        repository: pr.repositoryName,
-        prNumber: pr.prNumber,
-        prHtmlUrl: pr.htmlUrl,
-        score: scoreReview(review),
-        counts: countBySeverity(review.comments),
-        reviewUrl: `${deps.publicUrl}/pulls/${apiPrId(pr)}`,
-      }),
-    );
-  } catch (error) {
-    deps.log.warn({ err: error, pullRequestId: pr.id }, 'could not send the review email');
-  }
 }

@@ -140,7 +140,7 @@ class Packer {
 
   finish(): ReviewChunk[] {
     this.flush();
-    describe(this.chunks);
+    describeChunks(this.chunks);
     return this.chunks;
   }
 
@@ -250,7 +250,7 @@ class Packer {
   }
 }
 
-function newSegment(file: DiffFile, part: number, slices: HunkSlice[], tokens: number): ChunkSegment {
+export function newSegment(file: DiffFile, part: number, slices: HunkSlice[], tokens: number): ChunkSegment {
   const segment: ChunkSegment = { file, part, parts: 1, slices: [], tokens, changedLines: 0, newLines: null };
   for (const slice of slices) {
     segment.slices.push(slice);
@@ -273,7 +273,8 @@ function account(segment: ChunkSegment, hunk: DiffHunk, slice: HunkSlice) {
 
 const LISTED_SEGMENTS = 4;
 
-function describe(chunks: ReviewChunk[]) {
+/** Sets each segment's part count and each chunk's description ("3 files, 120 changed lines: …"). */
+export function describeChunks(chunks: ReviewChunk[]) {
   const parts = new Map<DiffFile, number>();
   for (const chunk of chunks) for (const segment of chunk.segments) parts.set(segment.file, Math.max(parts.get(segment.file) ?? 0, segment.part));
   for (const chunk of chunks) {

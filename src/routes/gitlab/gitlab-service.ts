@@ -8,6 +8,7 @@ import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import { randomHex } from '../../lib/crypto/tokens.js';
 import { isUuid } from '../../lib/ids.js';
 import type { GitLabConnectionRepository } from '../../repositories/gitlab-connection-repository.js';
+import type { GitLabConnectionCache } from '../../services/gitlab-connection-cache.js';
 import type { ConnectInput } from './gitlab-schemas.js';
 
 export interface GitLabServiceDeps {
@@ -16,6 +17,8 @@ export interface GitLabServiceDeps {
   secretBox: SecretBox;
   /** `PUBLIC_URL`: the webhook GitLab calls is `PUBLIC_URL/webhook/gitlab`. */
   publicUrl: string;
+  /** The webhook's cache of connections, told of every change made here. */
+  webhookConnections: Pick<GitLabConnectionCache, 'forgetProject' | 'forgetConnection'>;
   log: FastifyBaseLogger;
 }
 
@@ -54,6 +57,7 @@ export class GitLabService {
         tokenUserId: tokenUser.id,
         tokenUsername: tokenUser.username,
       });
+      this.deps.webhookConnections.forgetProject(row.projectId);
       return connectionView(row);
     } catch (error) {
       // Stored nowhere: the webhook just created would call with a secret nobody knows.
@@ -73,11 +77,14 @@ export class GitLabService {
     if (row === undefined) throw new AppError('NOT_FOUND', 'No such GitLab connection');
     await this.removeHook(this.target(row), row.projectId, row.hookId);
     await this.deps.connections.delete(userId, id);
+    // Its token is refused from the next delivery on (other processes: decisions.md §12).
+    this.deps.webhookConnections.forgetProject(row.projectId);
   }
 
   /** GitLab refused the connection's token (401/403): it stays listed as broken, with GitLab's reason, until replaced. */
-  markBroken(connectionId: string, reason: string): Promise<void> {
-    return this.deps.connections.setStatus(connectionId, { status: 'broken', brokenReason: reason });
+  async markBroken(connectionId: string, reason: string): Promise<void> {
+    await this.deps.connections.setStatus(connectionId, { status: 'broken', brokenReason: reason });
+    await this.deps.webhookConnections.forgetConnection(connectionId);
   }
 
   /** The instance and the decrypted token of a connection, for calls made on its behalf. */

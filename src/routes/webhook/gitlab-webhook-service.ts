@@ -6,13 +6,11 @@ import { parseCommand, VERDICT_REPLY } from '../../publishing/commands.js';
 import { matchWebhookToken } from '../../adapters/gitlab/gitlab-webhook-token.js';
 import type { GitLabConnection } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
-import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import { sha256Hex } from '../../lib/crypto/tokens.js';
 import { replaceRefusedCharacters } from '../../lib/text-hygiene.js';
 import { zodDetails } from '../../lib/zod-details.js';
-import type { GitLabConnectionRepository } from '../../repositories/gitlab-connection-repository.js';
-import type { GitLabMergeRequestRepository } from '../../repositories/gitlab-merge-request-repository.js';
 import type { IntakeItem } from '../../repositories/webhook-intake-repository.js';
+import type { GitLabConnectionCache, WebhookCandidate } from '../../services/gitlab-connection-cache.js';
 import type { DeliveryOutcome, WebhookService } from './webhook-service.js';
 
 export interface GitLabDelivery {
@@ -26,9 +24,8 @@ export interface GitLabDelivery {
 }
 
 export interface GitLabWebhookDeps {
-  connections: GitLabConnectionRepository;
-  mergeRequests: GitLabMergeRequestRepository;
-  secretBox: SecretBox;
+  /** The connections of each project, cached (decisions.md §12). */
+  connections: GitLabConnectionCache;
   /** The intake every code host's deliveries go through. */
   webhook: WebhookService;
   /** Commands are run by a worker (`appCommand`), so the webhook answers at once. */
@@ -52,26 +49,31 @@ export class GitLabWebhookService {
   constructor(private readonly deps: GitLabWebhookDeps) {}
 
   async receive(delivery: GitLabDelivery): Promise<GitLabDeliveryOutcome> {
-    const connection = await this.authenticate(delivery);
+    const projectId = projectOf(delivery.payload);
+    let connection = await this.authenticate(delivery, projectId, 'cached');
     const event = delivery.event?.trim();
     if (event !== GITLAB_EVENTS.mergeRequest && event !== GITLAB_EVENTS.note) {
       throw new AppError('UNPROCESSABLE_ENTITY', event ? `Unsupported event "${event}"` : 'Missing X-Gitlab-Event header');
     }
     const bodyJson = delivery.rawBody.toString('utf8');
     const key = delivery.idempotencyKey ?? delivery.eventUuid ?? `sha256-${sha256Hex(bodyJson)}`;
-    // Per connection: two users' connections of one project each get the delivery, each their own record.
-    const deliveryId = `gitlab-${connection.id}-${sha256Hex(key).slice(0, 64)}`;
+    const keyHash = sha256Hex(key).slice(0, 64);
 
     if (event === GITLAB_EVENTS.note) {
       const parsed = noteHookSchema.safeParse(delivery.payload);
       if (!parsed.success) throw new AppError('BAD_REQUEST', 'Invalid Note Hook payload', zodDetails(parsed.error, 'body'));
-      return this.note(connection, deliveryId, parsed.data);
+      return this.note(connection.row, deliveryIdOf(connection.row, keyHash), parsed.data);
     }
     const parsed = mergeRequestHookSchema.safeParse(delivery.payload);
     if (!parsed.success) throw new AppError('BAD_REQUEST', 'Invalid Merge Request Hook payload', zodDetails(parsed.error, 'body'));
     const hook = parsed.data;
-    const prId = await this.deps.mergeRequests.prIdOf(connection.id, hook.object_attributes.iid);
-    return this.deps.webhook.submit(intakeItem(deliveryId, connection, prId, hook, bodyJson));
+    const outcome = await this.deps.webhook.submit(intakeItem(deliveryIdOf(connection.row, keyHash), connection.row, hook, bodyJson));
+    if (outcome !== 'disconnected') return outcome;
+    // The cached connection was deleted or given a new secret elsewhere: as stored now, once.
+    connection = await this.authenticate(delivery, projectId, 'stored');
+    const again = await this.deps.webhook.submit(intakeItem(deliveryIdOf(connection.row, keyHash), connection.row, hook, bodyJson));
+    if (again === 'disconnected') throw invalidToken();
+    return again;
   }
 
   /**
@@ -94,24 +96,35 @@ export class GitLabWebhookService {
     return 'app-event';
   }
 
-  /** The connection whose webhook secret the token is; 401 for any other token (which project it named stays unsaid). */
-  private async authenticate(delivery: GitLabDelivery): Promise<GitLabConnection> {
-    const project = projectOfPayload.safeParse(delivery.payload);
-    const candidates = project.success ? await this.deps.connections.listForProjectId(project.data.project.id) : [];
-    const match = matchWebhookToken(
-      delivery.token,
-      candidates.map((row) => ({ row, secret: this.deps.secretBox.decrypt(row.webhookSecret) })),
-    );
-    if (match === undefined) throw new AppError('UNAUTHORIZED', 'Invalid X-Gitlab-Token');
-    return match.row;
+  /**
+   * The connection whose webhook secret the token is; 401 for any other token (which project it
+   * named stays unsaid). A token that matches no cached connection is checked against the stored
+   * ones before it is refused, so a connection made on another process counts at once.
+   */
+  private async authenticate(delivery: GitLabDelivery, projectId: number | undefined, source: 'cached' | 'stored'): Promise<WebhookCandidate> {
+    if (projectId === undefined || delivery.token === undefined || delivery.token.length === 0) throw invalidToken();
+    const { connections } = this.deps;
+    const match =
+      (source === 'cached' ? matchWebhookToken(delivery.token, await connections.candidates(projectId)) : undefined) ??
+      matchWebhookToken(delivery.token, await connections.read(projectId));
+    if (match === undefined) throw invalidToken();
+    return match;
   }
 }
+
+const invalidToken = () => new AppError('UNAUTHORIZED', 'Invalid X-Gitlab-Token');
+const projectOf = (payload: unknown) => {
+  const project = projectOfPayload.safeParse(payload);
+  return project.success ? project.data.project.id : undefined;
+};
+/** Per connection: two users' connections of one project each get the delivery, each their own record. */
+const deliveryIdOf = (connection: GitLabConnection, keyHash: string) => `gitlab-${connection.id}-${keyHash}`;
 
 const text = (value: string) => replaceRefusedCharacters(value);
 /** A timestamp PostgreSQL reads; a payload without one (or with nonsense) counts as now. */
 const timestamp = (value: string | undefined) => (value !== undefined && Number.isFinite(Date.parse(value.replace(/ UTC$/, 'Z'))) ? new Date(Date.parse(value.replace(/ UTC$/, 'Z'))).toISOString() : new Date().toISOString());
 
-function intakeItem(deliveryId: string, connection: GitLabConnection, prId: number, hook: MergeRequestHook, bodyJson: string): IntakeItem {
+function intakeItem(deliveryId: string, connection: GitLabConnection, hook: MergeRequestHook, bodyJson: string): IntakeItem {
   const mr = hook.object_attributes;
   const action = mergeRequestEvent(hook);
   // `locked` is the moment of a merge: still open. Closed and merged are both closed to the rest of the service.
@@ -124,7 +137,10 @@ function intakeItem(deliveryId: string, connection: GitLabConnection, prId: numb
     ownerId: connection.userId,
     authorId: mr.author_id,
     installationId: null,
-    prId,
+    // Read or allocated by the intake statement, while the connection holds this secret.
+    prId: null,
+    connectionId: connection.id,
+    connectionSecret: connection.webhookSecret,
     repositoryId: String(hook.project.id),
     repositoryName: text(hook.project.path_with_namespace),
     prNumber: mr.iid,

@@ -64,8 +64,8 @@ export class WebhookService {
     this.intake = new Batcher((items) => deps.intake.store(items), {
       maxBatchSize: 64,
       concurrency: deps.writers ?? 4,
-      // One statement cannot upsert a pull request twice.
-      keys: (item) => [`delivery:${item.deliveryId}`, `pr:${item.prId}`],
+      // One statement cannot upsert a pull request twice (a merge request's key is allocated in it).
+      keys: (item) => [`delivery:${item.deliveryId}`, item.prId === null ? `mr:${item.connectionId}#${item.prNumber}` : `pr:${item.prId}`],
     });
     const dispatcher = (queue: DeliveryQueue) => new Batcher<string, boolean>((deliveryIds) => this.enqueue(queue, deliveryIds), { maxBatchSize: 100, concurrency: 2 });
     this.dispatchers = { unprocessedWebhookPayload: dispatcher('unprocessedWebhookPayload'), undecidedDraft: dispatcher('undecidedDraft') };
@@ -188,6 +188,8 @@ function intakeItem(deliveryId: string, payload: PullRequestEvent, bodyJson: str
     authorId: pr.user.id,
     installationId: payload.installation?.id ?? null,
     prId: pr.id,
+    connectionId: null,
+    connectionSecret: null,
     repositoryId: String(repository.id),
     repositoryName: repository.full_name,
     prNumber: pr.number,

@@ -1,0 +1,21 @@
+import type { ContextBlock } from '../../code-context/context-block.js';
+import { countTokens } from '../prepare/tokens.js';
+import { fitContext, type FittedContext } from './context-section.js';
+import { PROMPT_SLACK, type BuiltPrompt } from './prompts.js';
+import { toolRoomOf } from './review-tools.js';
+
+/** Tokens a built prompt leaves for context within the model's context length and the output reserve. */
+export function promptRoom(built: BuiltPrompt, contextLength: number, outputReserve: number): number {
+  return contextLength - countTokens(built.system) - countTokens(built.prompt) - outputReserve - PROMPT_SLACK;
+}
+
+/** A chunk's context fitted to the room its prompt leaves; with tools, their answers keep part of it. */
+export function fitChunkContext(blocks: readonly ContextBlock[], room: number, tools: boolean, commit: string | null): FittedContext {
+  return fitContext(blocks, room - (tools ? toolRoomOf(room) : 0), commit);
+}
+
+/** Whether every enclosing scope got its fullest rendering (whole, or as whole as a scope that long is ever shown). */
+export function scopesFit(blocks: readonly ContextBlock[], fitted: FittedContext): boolean {
+  const scopes = blocks.filter((block) => block.kind === 'scope').length;
+  return fitted.shown.filter((block) => block.kind === 'scope' && !block.elided).length === scopes;
+}
