@@ -110,10 +110,11 @@ async function measureCommit(repo: string, commit: string, tallies: Record<Mode,
       const tools = mode === 'deep';
       const bareOf = (chunk: ReviewChunk, chunkCount: number) => buildReviewPrompt({ ...base, chunk, chunkCount, skipped: prepared.skipped, reviewablePaths, tools });
       const roomOf = (chunk: ReviewChunk, chunkCount: number) => promptRoom(bareOf(chunk, chunkCount), CONTEXT_LENGTH, DEFAULT_OUTPUT_RESERVE[mode]);
-      const gather = (chunk: ReviewChunk) => gatherChunkContext(index, changedLinesOf(chunk), { definitions: true, callers: mode === 'deep' });
+      const gather = (chunk: ReviewChunk, room?: number) => gatherChunkContext(index, changedLinesOf(chunk), { definitions: true, callers: mode === 'deep' }, room);
       const planned = keepsContextRoom
         ? await splitForScopes(prepared.chunks, { gather, room: roomOf, tools, commit, maxChunks: MAX_CHUNKS_SPLIT_FOR_SCOPES })
-        : await Promise.all(prepared.chunks.map(async (chunk) => ({ chunk, blocks: await gather(chunk) })));
+        : // As the review step gathers a chunk not split: for the room its prompt leaves (deep mode's verification fits the blocks again).
+          await Promise.all(prepared.chunks.map(async (chunk) => ({ chunk, blocks: await gather(chunk, tools ? undefined : roomOf(chunk, prepared.chunks.length)) })));
       if (process.env.CODE_CONTEXT_DEBUG && planned.length !== prepared.chunks.length) console.log('split', mode, commit.slice(0, 8), prepared.chunks.length, '->', planned.length);
       let baseTokens = 0;
       // The diff alone: the bare prompts of the chunks as sized, before any was split for its scopes.

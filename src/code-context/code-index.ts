@@ -70,8 +70,32 @@ export class CodeIndex {
       return cached.lines;
     }
     const text = await this.snapshot.readFile(path);
-    if (text === null) return null;
+    return text === null ? null : this.keepLines(path, text);
+  }
+
+  /**
+   * The file's outline, or null when the snapshot does not hold it; a failed outline says why.
+   * `keepLines`: the file's lines are about to be read too (a changed file's scopes), and are kept
+   * from the outline's read instead of reading the file twice.
+   */
+  outline(path: string, { keepLines = false } = {}): Promise<OutlineResult | null> {
+    let outline = this.outlines.get(path);
+    if (!outline) {
+      outline = this.snapshot.readFile(path).then((text) => {
+        if (text === null) return null;
+        if (keepLines && !this.texts.has(path)) this.keepLines(path, text);
+        return outlineFile(path, text);
+      });
+      this.outlines.set(path, outline);
+    }
+    return outline;
+  }
+
+  private keepLines(path: string, text: string): readonly string[] {
     const lines = splitLines(text);
+    // Two reads of one file side by side: the later replaces the earlier, counted once.
+    this.cachedChars -= this.texts.get(path)?.chars ?? 0;
+    this.texts.delete(path);
     this.texts.set(path, { lines, chars: text.length });
     this.cachedChars += text.length;
     for (const [oldest, entry] of this.texts) {
@@ -80,16 +104,6 @@ export class CodeIndex {
       this.cachedChars -= entry.chars;
     }
     return lines;
-  }
-
-  /** The file's outline, or null when the snapshot does not hold it; a failed outline says why. */
-  outline(path: string): Promise<OutlineResult | null> {
-    let outline = this.outlines.get(path);
-    if (!outline) {
-      outline = this.snapshot.readFile(path).then((text) => (text === null ? null : outlineFile(path, text)));
-      this.outlines.set(path, outline);
-    }
-    return outline;
   }
 
   /** Every definition and call of the repository by name; empty in `files` mode. */

@@ -1,5 +1,6 @@
 import type { CodeIndex } from './code-index.js';
 import { distinctVariants, lineRange, renderLines, type ContextBlock } from './context-block.js';
+import { ContextRoom } from './context-room.js';
 import { definitionsNamed, enclosingScope } from './find-symbols.js';
 import { languageForPath } from './language-specs.js';
 import type { CodeSymbol, FileOutline } from './outline-types.js';
@@ -29,28 +30,35 @@ export interface ChangedOutline {
 /**
  * The definitions of what the changed lines call or name as types, outside the code already shown:
  * through the file's imports first, then in the same file, then in the repository's symbol index.
+ * Given one changed file at a time, so a chunk's files are outlined only while their scopes and
+ * definitions leave room: a name is looked up only while `room` is not full.
  */
-export async function definitionBlocks(index: CodeIndex, files: readonly ChangedOutline[]): Promise<ContextBlock[]> {
-  const blocks: ContextBlock[] = [];
-  const seen = new Set<string>();
-  let names = 0;
-  for (const file of files) {
+export class DefinitionFinder {
+  readonly blocks: ContextBlock[] = [];
+  private readonly seen = new Set<string>();
+  private names = 0;
+
+  constructor(
+    private readonly index: CodeIndex,
+    private readonly room: ContextRoom,
+  ) {}
+
+  async add(file: ChangedOutline): Promise<void> {
     const changed = new Set(file.changed);
     const used = [...new Set(file.outline.references.filter((reference) => changed.has(reference.line)).map((reference) => reference.name))];
-    const imported = importedFiles(index, file);
+    const imported = importedFiles(this.index, file);
     for (const name of used) {
-      if (names++ >= MAX_NAMES_PER_CHUNK) return blocks;
-      const found = await findDefinitions(index, file, name, imported);
+      if (this.names++ >= MAX_NAMES_PER_CHUNK || this.room.full()) return;
+      const found = await findDefinitions(this.index, file, name, imported);
       for (const { path, symbol } of found) {
         const key = `${path}:${symbol.startLine}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        const lines = await index.lines(path);
-        if (lines !== null) blocks.push(definitionBlock(path, lines, symbol));
+        if (this.seen.has(key)) continue;
+        this.seen.add(key);
+        const lines = await this.index.lines(path);
+        if (lines !== null) this.blocks.push(...this.room.add([definitionBlock(path, lines, symbol)]));
       }
     }
   }
-  return blocks;
 }
 
 async function findDefinitions(index: CodeIndex, file: ChangedOutline, name: string, imported: Promise<ImportedFiles>): Promise<Array<{ path: string; symbol: CodeSymbol }>> {
@@ -112,30 +120,31 @@ export function definitionBlock(path: string, lines: readonly string[], symbol: 
 
 /**
  * Deep mode: where the functions and methods the change alters are called elsewhere, a few call
- * sites each with the lines around them and the header of the function they sit in.
+ * sites each with the lines around them and the header of the function they sit in, while the
+ * blocks found (and those `room` already holds) leave room.
  */
-export async function callerBlocks(index: CodeIndex, changedFunctions: ReadonlyArray<{ path: string; symbol: CodeSymbol }>): Promise<ContextBlock[]> {
+export async function callerBlocks(index: CodeIndex, changedFunctions: ReadonlyArray<{ path: string; symbol: CodeSymbol }>, room = new ContextRoom(Number.POSITIVE_INFINITY)): Promise<ContextBlock[]> {
   if (changedFunctions.length === 0) return [];
   const { calls } = await index.symbolIndex();
   const blocks: ContextBlock[] = [];
   for (const { path, symbol } of changedFunctions) {
     const sites = (calls.get(symbol.name) ?? []).filter((site) => !(site.path === path && site.line >= symbol.startLine && site.line <= symbol.endLine));
     for (const site of sites.slice(0, CALLERS_PER_FUNCTION)) {
-      if (blocks.length >= MAX_CALLER_BLOCKS) return blocks;
+      if (blocks.length >= MAX_CALLER_BLOCKS || room.full()) return blocks;
       const lines = await index.lines(site.path);
       const outline = await index.outline(site.path);
       if (lines === null) continue;
       const around = lineRange(site.line - CALLER_WINDOW, site.line + CALLER_WINDOW, lines.length);
       const caller = outline?.ok ? enclosingScope(outline.outline, site.line, site.line) : undefined;
       const header = caller ? lineRange(caller.startLine, caller.headerEndLine, lines.length) : [];
-      blocks.push({
-        kind: 'caller',
+      blocks.push(...room.add([{
+        kind: 'caller' as const,
         path: site.path,
         startLine: Math.min(around[0] ?? site.line, header[0] ?? site.line),
         endLine: around.at(-1) ?? site.line,
         label: `call of ${symbol.name}${caller ? ` in ${caller.name}` : ''}`,
         variants: distinctVariants([renderLines(lines, [...new Set([...header, ...around])].sort((a, b) => a - b))]),
-      });
+      }]));
     }
   }
   return blocks;

@@ -1,6 +1,7 @@
 import type { CodeIndex } from './code-index.js';
 import type { ChangedFile, ContextBlock } from './context-block.js';
-import { callerBlocks, definitionBlocks, type ChangedOutline } from './definition-blocks.js';
+import { ContextRoom } from './context-room.js';
+import { callerBlocks, DefinitionFinder } from './definition-blocks.js';
 import { enclosingScope } from './find-symbols.js';
 import type { CodeSymbol, OutlineSkipReason } from './outline-types.js';
 import { fallbackBlocks, scopeBlocks } from './scope-blocks.js';
@@ -17,32 +18,41 @@ export interface ContextWanted {
 /**
  * The read-only context of one chunk, in the order the budget serves it (decisions.md §11):
  * enclosing scopes, then definitions, then callers. Nothing here is sized to a budget except each
- * block's renderings; the prompt picks what fits.
+ * block's renderings; the prompt picks what fits. `room` (the tokens the prompt leaves for context;
+ * omitted, no bound) only saves work that could not reach the prompt: nothing is read below
+ * MIN_CONTEXT_ROOM, and the chunk's files are outlined (their definitions looked up, the symbol
+ * index built for them) only while the fit of the blocks so far, estimated by length, leaves room.
+ * With ample room the blocks are the same as without a bound.
  */
-export async function gatherChunkContext(index: CodeIndex, files: readonly ChangedFile[], wanted: ContextWanted): Promise<ContextBlock[]> {
+export async function gatherChunkContext(index: CodeIndex, files: readonly ChangedFile[], wanted: ContextWanted, room = Number.POSITIVE_INFINITY): Promise<ContextBlock[]> {
+  const left = new ContextRoom(room);
+  if (left.tooSmall()) return [];
   const scopes: ContextBlock[] = [];
-  const outlined: ChangedOutline[] = [];
+  const definitions = new DefinitionFinder(index, left);
   const changedFunctions: Array<{ path: string; symbol: CodeSymbol }> = [];
   for (const file of files) {
     if (file.lines.length === 0) continue;
+    // Outlining files whose blocks cannot be shown was most of a large pull request's cost: its
+    // chunks are full of diff, and the first files' blocks take the little room left.
+    if (left.full()) break;
+    // The outline's read keeps the file's lines for the scopes (one read, not two).
+    const outline = await index.outline(file.path, { keepLines: true });
     const lines = await index.lines(file.path);
     if (lines === null) continue;
-    const outline = await index.outline(file.path);
     if (!outline?.ok) {
       // Bytes, minified lines and files over the outline's size (data, generated code) would only fill the prompt.
       if (outline && UNREADABLE.has(outline.reason)) continue;
-      if (!lines.slice(0, 200).some((line) => line.includes('\0'))) scopes.push(...fallbackBlocks(file.path, lines, file.lines));
+      if (!lines.slice(0, 200).some((line) => line.includes('\0'))) scopes.push(...left.add(fallbackBlocks(file.path, lines, file.lines)));
       continue;
     }
-    const blocks = scopeBlocks(file.path, lines, outline.outline, file.lines);
+    const blocks = left.add(scopeBlocks(file.path, lines, outline.outline, file.lines));
     scopes.push(...blocks);
-    outlined.push({ path: file.path, outline: outline.outline, changed: file.lines, shown: blocks.map((block) => [block.startLine, block.endLine]) });
+    if (wanted.definitions) await definitions.add({ path: file.path, outline: outline.outline, changed: file.lines, shown: blocks.map((block) => [block.startLine, block.endLine]) });
     if (wanted.callers) {
       const functions = new Set(file.lines.map((line) => enclosingScope(outline.outline, line, line)).filter((symbol) => symbol?.kind === 'function' || symbol?.kind === 'method'));
       for (const symbol of functions) changedFunctions.push({ path: file.path, symbol: symbol! });
     }
   }
-  const definitions = wanted.definitions ? await definitionBlocks(index, outlined) : [];
-  const callers = wanted.callers ? await callerBlocks(index, changedFunctions) : [];
-  return [...scopes, ...definitions, ...callers];
+  const callers = wanted.callers && !left.full() ? await callerBlocks(index, changedFunctions, left) : [];
+  return [...scopes, ...definitions.blocks, ...callers];
 }

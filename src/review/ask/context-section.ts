@@ -1,5 +1,5 @@
 import type { ContextBlock, ContextBlockKind } from '../../code-context/context-block.js';
-import { countTokensUpTo } from '../prepare/tokens.js';
+import { countTokensUpTo, MAX_CHARS_PER_TOKEN } from '../prepare/tokens.js';
 
 /** What one prompt's read-only context holds (summed over the chunks into the review's `context`). */
 export interface ContextStats {
@@ -43,7 +43,8 @@ export function fitContext(blocks: readonly ContextBlock[], room: number, commit
   let left = room - countTokensUpTo(heading, room);
   const stats = { ...NO_CONTEXT };
   if (left <= 0 || blocks.length === 0) return { section: null, stats, shown: [] };
-  const caps = scopeCaps(blocks, hasOtherBlocks(blocks) ? Math.floor(left * SCOPES_SHARE) : left);
+  const fullest = new Map<number, number>();
+  const caps = scopeCaps(blocks, hasOtherBlocks(blocks) ? Math.floor(left * SCOPES_SHARE) : left, fullest);
   const texts: string[] = [];
   const shown: ShownBlock[] = [];
   let used = 0;
@@ -51,7 +52,11 @@ export function fitContext(blocks: readonly ContextBlock[], room: number, commit
     const cap = Math.min(left, caps.get(position) ?? left);
     for (const [rendering, variant] of block.variants.entries()) {
       const text = renderBlock(block, variant);
-      const tokens = countTokensUpTo(text, cap);
+      // A rendering longer than any count of `cap` tokens is not counted; a scope's fullest one was
+      // counted for its share (exactly, when it could fit) and is not counted again.
+      if (text.length > cap * MAX_CHARS_PER_TOKEN) continue;
+      const counted = rendering === 0 ? fullest.get(position) : undefined;
+      const tokens = counted ?? countTokensUpTo(text, cap);
       if (tokens > cap) continue;
       texts.push(text);
       shown.push({ kind: block.kind, path: block.path, startLine: block.startLine, endLine: block.endLine, about: block.label, elided: rendering > 0 });
@@ -72,11 +77,13 @@ const hasOtherBlocks = (blocks: readonly ContextBlock[]) => blocks.some((block) 
  * and leave the rest to the larger ones, instead of every scope getting an equal slice that a short
  * function does not use and a long one cannot fit in.
  */
-function scopeCaps(blocks: readonly ContextBlock[], total: number): Map<number, number> {
+function scopeCaps(blocks: readonly ContextBlock[], total: number, fullest: Map<number, number>): Map<number, number> {
   const scopes = [...blocks.entries()]
     .filter(([, block]) => block.kind === 'scope')
     .map(([position, block]) => ({ position, need: countTokensUpTo(renderBlock(block, block.variants[0] ?? ''), total) }))
     .sort((a, b) => a.need - b.need);
+  // Exact when at most `total` (countTokensUpTo), and a cap is never above `total`.
+  for (const { position, need } of scopes) if (need <= total) fullest.set(position, need);
   const caps = new Map<number, number>();
   let remaining = total;
   scopes.forEach((scope, index) => {

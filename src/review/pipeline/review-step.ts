@@ -230,10 +230,13 @@ async function reviewChunk(
   context: ChunkContext,
   gathered?: ContextBlock[],
 ): Promise<ChunkReview & { context: ContextStats; shown: ShownBlock[] }> {
-  const blocks = gathered ?? (context.index ? await chunkBlocks(log, context, chunk) : []);
   const bare = buildReviewPrompt({ ...base, chunk, chunkCount, tools: context.tools });
   // Counting the prompt's tokens is the chunk's largest cost before the call: only when something is to fit.
-  const room = blocks.length > 0 || context.tools ? context.room(bare) : 0;
+  const toFit = gathered ? gathered.length > 0 : context.index !== undefined;
+  const room = toFit || context.tools ? context.room(bare) : 0;
+  // Gathered for the room the prompt leaves. Deep mode's (tools keep part of it) is not bounded: its
+  // verification fits the same blocks to a prompt of its own, unknown until the findings are in.
+  const blocks = gathered ?? (context.index ? await chunkBlocks(log, context, chunk, base.mode === 'deep' || context.tools ? undefined : room) : []);
   // With tools, room is kept for their answers, which join the request as it goes on.
   const fitted = blocks.length > 0 ? fitChunkContext(blocks, room, context.tools, context.commit) : { section: null, stats: NO_CONTEXT, shown: [] };
   const prompt = fitted.section ? buildReviewPrompt({ ...base, chunk, chunkCount, codeContext: fitted.section, tools: context.tools }) : bare;
@@ -260,9 +263,9 @@ async function reviewChunk(
 }
 
 /** The chunk's context blocks; a file the reviewer cannot read costs its context, never the review. */
-async function chunkBlocks(log: Logger, context: ChunkContext, chunk: ReviewChunk): Promise<ContextBlock[]> {
+async function chunkBlocks(log: Logger, context: ChunkContext, chunk: ReviewChunk, room?: number): Promise<ContextBlock[]> {
   try {
-    const blocks = await gatherChunkContext(context.index!, changedLinesOf(chunk), context.wanted);
+    const blocks = await gatherChunkContext(context.index!, changedLinesOf(chunk), context.wanted, room);
     const removed = context.base ? removalOnlyLinesOf(chunk) : [];
     if (removed.length === 0) return blocks;
     // Scopes at the base join the head's scopes, ahead of definitions and callers.
