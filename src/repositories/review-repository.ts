@@ -23,6 +23,7 @@ import {
   type WorkspaceSettings,
 } from '../db/schema/index.js';
 import type { ScorableReview } from '../review/findings/score.js';
+import type { CompletedReview } from '../review/pipeline/review-email.js';
 import { ownedPullRequest, quietly, updatePullRequestQuietly, type QuietPullRequestChanges } from './pull-request-repository.js';
 import type { DiffStats } from '../review/prepare/diff/parse-unified-diff.js';
 
@@ -84,17 +85,11 @@ export interface RecentReview {
   repositoryName: string;
 }
 
-/** What a completed run's email needs (`runEmail`). */
-export interface RunEmail {
-  to: string;
-  name: string;
-  prTitle: string;
-  repository: string;
-  prNumber: number;
-  prHtmlUrl: string | null;
+/** What a completed run's email needs (`runEmail`): the message's own fields, the page's id, what scoring reads. */
+export type RunEmail = Pick<CompletedReview, 'to' | 'name' | 'prTitle' | 'repository' | 'prNumber' | 'prHtmlUrl'> & {
   pr: { id: string; prId: number; provider: CodeHostProvider };
   scorable: ScorableReview | null;
-}
+};
 
 /** The review of a pull request and its runs; every write of a run is fenced by its run id. */
 export class ReviewRepository {
