@@ -9,7 +9,7 @@ const client = new GitHubClient({ webUrl: apiUrl, apiUrl });
 const cache = new SnapshotCache({ root, maxBytes: 200 * 1024 * 1024 });
 const started = performance.now();
 const cpu = process.cpuUsage();
-const snapshot = await cache.open(new GitHubSnapshotSource(client, apiUrl, repository, (call) => call(undefined)), commit, []);
+const snapshot = await cache.open(new GitHubSnapshotSource(client, apiUrl, repository, 'bench', (call) => call(undefined)), commit, []);
 const ms = performance.now() - started;
 const { user, system } = process.cpuUsage(cpu);
 const bytes = snapshot.files.reduce((sum, file) => sum + file.size, 0);

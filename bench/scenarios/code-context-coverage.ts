@@ -9,9 +9,10 @@ import { outlineFile } from '../../src/code-context/outline-file.js';
 import type { CodeSymbol } from '../../src/code-context/outline-types.js';
 import { RepositorySnapshot } from '../../src/code-context/snapshot/repository-snapshot.js';
 import { fitChunkContext, promptRoom } from '../../src/review/ask/chunk-context.js';
-import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens } from '../../src/review/ask/prompts.js';
+import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE } from '../../src/review/ask/prompts.js';
+import { reviewChunkBudget } from '../../src/review/ask/review-budget.js';
 import { splitForScopes } from '../../src/review/ask/split-for-scopes.js';
-import { chunkBudget, MAX_CHUNKS_SPLIT_FOR_SCOPES } from '../../src/review/prepare/chunk-budget.js';
+import { MAX_CHUNKS_SPLIT_FOR_SCOPES } from '../../src/review/prepare/chunk-budget.js';
 import { changedLinesOf } from '../../src/review/prepare/chunk-lines.js';
 import type { ReviewChunk } from '../../src/review/prepare/chunking.js';
 import { prepareReview } from '../../src/review/prepare/prepare-review.js';
@@ -97,11 +98,11 @@ async function measureCommit(repo: string, commit: string, tallies: Record<Mode,
       const tally = tallies[mode];
       const base = { mode, pullRequest: { title: 'commit' } };
       let keepsContextRoom = false;
+      // The review step's chunk budget and splitting (src/review/pipeline/review-step.ts), at 32k.
+      const sizeChunks = reviewChunkBudget(base, { contextLength: CONTEXT_LENGTH, outputReserve: DEFAULT_OUTPUT_RESERVE[mode], mode, level: 'full' });
       const prepared = prepareReview(diff, {
-        // The review step's chunk budget and splitting (src/review/pipeline/review-step.ts), at 32k.
-        tokenBudget: ({ skipped, reviewable }) => {
-          const overhead = promptOverheadTokens({ ...base, skipped, reviewablePaths: reviewable.map((file) => file.path), chunkCount: 2 });
-          const budget = chunkBudget({ contextLength: CONTEXT_LENGTH, overhead, outputReserve: DEFAULT_OUTPUT_RESERVE[mode], mode, level: 'full', reviewable });
+        tokenBudget: (filtered) => {
+          const budget = sizeChunks(filtered);
           keepsContextRoom = budget.keepsContextRoom;
           return budget.tokens;
         },

@@ -20,7 +20,12 @@ const MAX_REJECTED = 500;
 
 /** Teams' verdicts on findings and the learnings drawn from them; every read is scoped to one user. */
 export class FindingFeedbackRepository {
-  constructor(private readonly db: Database) {}
+  /** Built once and named: every review reads it (see ReviewRepository's hot statements). */
+  private readonly feedbackForReview;
+
+  constructor(private readonly db: Database) {
+    this.feedbackForReview = feedbackForReviewStatement(db);
+  }
 
   /** Records (or changes) a verdict; a `wrong` one with a note is the repository's learning, any other verdict has none. */
   async setVerdict(input: VerdictInput): Promise<void> {
@@ -52,35 +57,12 @@ export class FindingFeedbackRepository {
     return new Map(rows.map((row) => [row.findingId, row.verdict]));
   }
 
-  /** The findings the user rejected (`wrong`, `wontfix`) in a repository, newest first. */
-  private rejected(userId: string, repositoryName: string) {
-    return this.db
-      .select({ findingId: findingVerdicts.findingId, file: findingVerdicts.file, title: findingVerdicts.title, comment: findingVerdicts.comment })
-      .from(findingVerdicts)
-      .where(and(eq(findingVerdicts.userId, userId), eq(findingVerdicts.repositoryName, repositoryName), inArray(findingVerdicts.verdict, ['wrong', 'wontfix'])))
-      .orderBy(desc(findingVerdicts.updatedAt))
-      .limit(MAX_REJECTED);
-  }
-
   /**
    * What a review of the user's pull request in a repository needs of the team's feedback, in one
    * statement: the rejected findings (as `rejected`) and the notes of the `limit` newest learnings.
    */
   async forReview(userId: string, repositoryName: string, limit: number): Promise<{ rejected: RejectedFinding[]; learnings: string[] }> {
-    const rejected = this.rejected(userId, repositoryName).as('rejected');
-    const notes = this.db
-      .select({ note: repositoryLearnings.note })
-      .from(repositoryLearnings)
-      .where(and(eq(repositoryLearnings.userId, userId), eq(repositoryLearnings.repositoryName, repositoryName)))
-      .orderBy(desc(repositoryLearnings.createdAt), desc(repositoryLearnings.id))
-      .limit(limit)
-      .as('notes');
-    const [row] = await this.db
-      .select({
-        rejected: sql<RejectedFinding[]>`(select coalesce(json_agg(json_build_object('findingId', ${rejected.findingId}, 'file', ${rejected.file}, 'title', ${rejected.title}, 'comment', ${rejected.comment})), '[]') from ${rejected})`,
-        learnings: sql<string[]>`(select coalesce(json_agg(${notes.note}), '[]') from ${notes})`,
-      })
-      .from(sql`(select 1) as one`);
+    const [row] = await this.feedbackForReview.execute({ userId, repositoryName, limit });
     return { rejected: row?.rejected ?? [], learnings: row?.learnings ?? [] };
   }
 
@@ -98,4 +80,31 @@ export class FindingFeedbackRepository {
       .returning({ id: repositoryLearnings.id });
     return rows.length > 0;
   }
+}
+
+/** `forReview`'s statement: the user's rejected findings in the repository, newest first, and the newest learnings' notes. */
+function feedbackForReviewStatement(db: Database) {
+  const userId = sql.placeholder('userId');
+  const repositoryName = sql.placeholder('repositoryName');
+  const rejected = db
+    .select({ findingId: findingVerdicts.findingId, file: findingVerdicts.file, title: findingVerdicts.title, comment: findingVerdicts.comment })
+    .from(findingVerdicts)
+    .where(and(eq(findingVerdicts.userId, userId), eq(findingVerdicts.repositoryName, repositoryName), inArray(findingVerdicts.verdict, ['wrong', 'wontfix'])))
+    .orderBy(desc(findingVerdicts.updatedAt))
+    .limit(MAX_REJECTED)
+    .as('rejected');
+  const notes = db
+    .select({ note: repositoryLearnings.note })
+    .from(repositoryLearnings)
+    .where(and(eq(repositoryLearnings.userId, userId), eq(repositoryLearnings.repositoryName, repositoryName)))
+    .orderBy(desc(repositoryLearnings.createdAt), desc(repositoryLearnings.id))
+    .limit(sql.placeholder('limit'))
+    .as('notes');
+  return db
+    .select({
+      rejected: sql<RejectedFinding[]>`(select coalesce(json_agg(json_build_object('findingId', ${rejected.findingId}, 'file', ${rejected.file}, 'title', ${rejected.title}, 'comment', ${rejected.comment})), '[]') from ${rejected})`,
+      learnings: sql<string[]>`(select coalesce(json_agg(${notes.note}), '[]') from ${notes})`,
+    })
+    .from(sql`(select 1) as one`)
+    .prepare('feedback_for_review');
 }

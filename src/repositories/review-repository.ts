@@ -1,4 +1,5 @@
-import { and, desc, eq, getTableColumns, sql, type Placeholder } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { and, desc, eq, getTableColumns, is, SQL, sql, type Placeholder } from 'drizzle-orm';
 import type { PgUpdateSetSource, QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Database, DatabaseHandle } from '../db/database.js';
 import type { CodeHostProvider } from '../code-hosts/code-host.js';
@@ -22,6 +23,7 @@ import {
   type WorkspaceSettings,
 } from '../db/schema/index.js';
 import type { ScorableReview } from '../review/findings/score.js';
+import type { CompletedReview } from '../review/pipeline/review-email.js';
 import { ownedPullRequest, quietly, updatePullRequestQuietly, type QuietPullRequestChanges } from './pull-request-repository.js';
 import type { DiffStats } from '../review/prepare/diff/parse-unified-diff.js';
 
@@ -83,10 +85,19 @@ export interface RecentReview {
   repositoryName: string;
 }
 
+/** What a completed run's email needs (`runEmail`): the message's own fields, the page's id, what scoring reads. */
+export type RunEmail = Pick<CompletedReview, 'to' | 'name' | 'prTitle' | 'repository' | 'prNumber' | 'prHtmlUrl'> & {
+  pr: { id: string; prId: number; provider: CodeHostProvider };
+  scorable: ScorableReview | null;
+};
+
 /** The review of a pull request and its runs; every write of a run is fenced by its run id. */
 export class ReviewRepository {
   private readonly statements: StatementCache;
   private readonly db: Database;
+  private readonly hot: ReturnType<typeof hotStatements>;
+  /** `updateRun`'s statements by shape. */
+  private readonly runWrites = new Map<string, RunWriteStatement>();
 
   constructor(
     database: DatabaseHandle,
@@ -94,6 +105,7 @@ export class ReviewRepository {
   ) {
     this.db = database.db;
     this.statements = new StatementCache(database);
+    this.hot = hotStatements(this.db);
   }
 
   /**
@@ -135,26 +147,22 @@ export class ReviewRepository {
 
   /** A run's review with its pull request, owner and workspace settings: what a pipeline step reads, in one query. */
   async loadRun(id: string): Promise<{ review: Review; pr: PullRequest; owner: User; settings: WorkspaceSettings | null } | undefined> {
-    const [row] = await this.db
-      .select({ review: reviews, pr: pullRequests, owner: users, settings: workspaceSettings })
-      .from(reviews)
-      .innerJoin(pullRequests, eq(pullRequests.id, reviews.id))
-      .innerJoin(users, eq(users.id, pullRequests.userId))
-      .leftJoin(workspaceSettings, eq(workspaceSettings.userId, users.id))
-      .where(eq(reviews.id, id))
-      .limit(1);
+    const [row] = await this.hot.loadRun.execute({ id });
     return row;
   }
 
   /** The review and pull request a stored delivery started a run for, in one query. */
   async runOfDelivery(deliveryId: string): Promise<{ review: Review; pr: PullRequest; headSha: string } | undefined> {
-    const [row] = await this.db
-      .select({ review: reviews, pr: pullRequests, headSha: webhookDeliveries.headSha })
-      .from(webhookDeliveries)
-      .innerJoin(pullRequests, eq(pullRequests.prId, webhookDeliveries.prId))
-      .innerJoin(reviews, eq(reviews.id, pullRequests.id))
-      .where(and(eq(webhookDeliveries.deliveryId, deliveryId), eq(webhookDeliveries.startsReview, true)))
-      .limit(1);
+    const [row] = await this.hot.runOfDelivery.execute({ deliveryId });
+    return row;
+  }
+
+  /**
+   * What a run's completion email says, while the run is the pull request's current one, completed,
+   * and its owner wants emails: of the review's JSON only what scoring reads, never the diff.
+   */
+  async runEmail(id: string, runId: string): Promise<RunEmail | undefined> {
+    const [row] = await this.hot.runEmail.execute({ id, runId });
     return row;
   }
 
@@ -284,7 +292,7 @@ export class ReviewRepository {
   }
 
   private async finish(id: string, runId: string, status: 'completed' | 'failed', changes: RunChanges): Promise<boolean> {
-    const mode = await this.updateRun(id, runId, { ...changes, status, completedAt: new Date(), duration: elapsed() }, { pullRequest: { reviewStatus: status }, finished: true });
+    const mode = await this.updateRun(id, runId, { ...changes, status }, { pullRequest: { reviewStatus: status }, finished: true });
     if (mode !== undefined) this.finished(status, mode);
     return mode !== undefined;
   }
@@ -292,52 +300,138 @@ export class ReviewRepository {
   /**
    * Every write of a run: applied only while the run is current (its id, still pending), with the
    * pull request's side and, for a finished run, its `review_runs` row. One statement (data-modifying
-   * CTEs), so all of it commits together without begin/commit round trips. The run's mode, or
-   * undefined when it is no longer current.
+   * CTEs), so all of it commits together without begin/commit round trips. Built once per shape
+   * (which columns it writes, which of them are null) and named, like the reads above. The run's
+   * mode, or undefined when it is no longer current.
    */
-  private async updateRun(
-    id: string,
-    runId: string,
-    changes: RunChanges,
-    { pullRequest, relaxed = false, finished = false }: { pullRequest?: QuietPullRequestChanges; relaxed?: boolean; finished?: boolean },
-  ): Promise<ReviewMode | undefined> {
+  private async updateRun(id: string, runId: string, changes: RunChanges, options: RunWriteOptions): Promise<ReviewMode | undefined> {
+    const run = definedEntries(changes);
+    const pullRequest = options.pullRequest === undefined ? undefined : definedEntries(options.pullRequest);
+    const shape = JSON.stringify([shapeOf(run), pullRequest && shapeOf(pullRequest), options.relaxed === true, options.finished === true]);
+    let statement = this.runWrites.get(shape);
+    if (statement === undefined) {
+      // Named by the shape itself: two repositories on one pool never give one name two statements.
+      statement = this.runWrite(run, pullRequest, options).prepare(`review_run_write_${createHash('sha1').update(shape).digest('hex').slice(0, 16)}`);
+      this.runWrites.set(shape, statement);
+    }
+    const values = { id, runId, ...placeholderValues('run', run), ...placeholderValues('pr', pullRequest ?? []) };
+    const [row] = await statement.execute(values);
+    return row?.mode;
+  }
+
+  /** The statement of one shape of `updateRun`, its values as placeholders. */
+  private runWrite(run: Array<[string, unknown]>, pullRequest: Array<[string, unknown]> | undefined, { relaxed = false, finished = false }: RunWriteOptions) {
     const db = this.db;
-    const run = db.$with('run').as(
+    const write = db.$with('run').as(
       db
         .update(reviews)
-        .set(changes)
-        .where(and(eq(reviews.id, id), eq(reviews.runId, runId), eq(reviews.status, 'pending')))
+        .set({ ...placeholders('run', run), ...(finished ? { completedAt: sql`now()`, duration: elapsed() } : {}) })
+        .where(and(eq(reviews.id, sql.placeholder('id')), eq(reviews.runId, sql.placeholder('runId')), eq(reviews.status, 'pending')))
         .returning({ id: reviews.id, mode: reviews.mode, userId: reviews.userId, status: reviews.status, startedAt: reviews.startedAt, completedAt: reviews.completedAt, duration: reviews.duration }),
     );
     const sideWrites = [];
     if (pullRequest !== undefined) {
-      sideWrites.push(db.$with('pull_request').as(db.update(pullRequests).set(quietly(pullRequest)).from(run).where(eq(pullRequests.id, run.id))));
+      const set = quietly(placeholders('pr', pullRequest));
+      sideWrites.push(db.$with('pull_request').as(db.update(pullRequests).set(set).from(write).where(eq(pullRequests.id, write.id))));
     }
     // A finished run joins the usage history of review runs (decisions.md §14); columns in the table's order.
     if (finished) {
       const row = (qb: QueryBuilder) =>
         qb
           .select({
-            runId: sql<string>`${runId}::uuid`.as('run_id'),
-            userId: run.userId,
-            reviewId: run.id,
-            mode: run.mode,
-            status: sql<'completed' | 'failed'>`${run.status}`.as('status'),
-            startedAt: run.startedAt,
-            completedAt: sql<Date>`${run.completedAt}`.as('completed_at'),
-            durationMs: run.duration,
+            runId: sql<string>`${sql.placeholder('runId')}::uuid`.as('run_id'),
+            userId: write.userId,
+            reviewId: write.id,
+            mode: write.mode,
+            status: sql<'completed' | 'failed'>`${write.status}`.as('status'),
+            startedAt: write.startedAt,
+            completedAt: sql<Date>`${write.completedAt}`.as('completed_at'),
+            durationMs: write.duration,
           })
-          .from(run);
+          .from(write);
       sideWrites.push(db.$with('finished_run').as(db.insert(reviewRuns).select(row).onConflictDoNothing()));
     }
     // `relaxed`: the statement is its own transaction, so a transaction-local setting made in it
     // applies to its commit, without a begin/set/commit of three round trips.
-    const [row] = await db
-      .with(run, ...sideWrites)
-      .select({ mode: run.mode, ...(relaxed ? { relaxed: sql`set_config('synchronous_commit', 'off', true)` } : {}) })
-      .from(run);
-    return row?.mode;
+    return db
+      .with(write, ...sideWrites)
+      .select({ mode: write.mode, ...(relaxed ? { relaxed: sql`set_config('synchronous_commit', 'off', true)` } : {}) })
+      .from(write);
   }
+}
+
+type RunWriteStatement = ReturnType<ReturnType<ReviewRepository['runWrite']>['prepare']>;
+
+interface RunWriteOptions {
+  pullRequest?: QuietPullRequestChanges;
+  relaxed?: boolean;
+  /** Sets `completed_at` and `duration` and writes the run's `review_runs` row. */
+  finished?: boolean;
+}
+
+/** The columns a write sets (drizzle skips undefined ones), in a stable order. */
+const definedEntries = (changes: object): Array<[string, unknown]> =>
+  Object.entries(changes)
+    .filter(([, value]) => value !== undefined)
+    .sort(([a], [b]) => a.localeCompare(b));
+
+/**
+ * A write's shape: its columns, and which are null. A null stays a literal in the statement: a
+ * placeholder's value goes through the column's encoder, which writes a JSON column's null as the
+ * JSON value `null`, not SQL NULL. Values must be values: an SQL fragment would be frozen into the
+ * first statement of its shape.
+ */
+const shapeOf = (entries: Array<[string, unknown]>) =>
+  entries.map(([column, value]) => {
+    if (is(value, SQL)) throw new Error(`${column}: a run's write takes values, not SQL`);
+    return value === null ? `${column}:null` : column;
+  });
+
+const placeholders = (prefix: string, entries: Array<[string, unknown]>) => Object.fromEntries(entries.map(([column, value]) => [column, value === null ? null : sql.placeholder(`${prefix}_${column}`)]));
+
+const placeholderValues = (prefix: string, entries: Array<[string, unknown]>) => Object.fromEntries(entries.filter(([, value]) => value !== null).map(([column, value]) => [`${prefix}_${column}`, value]));
+
+/**
+ * The reads every run makes at each pipeline step, built once and named: drizzle builds no SQL for
+ * them per call, and PostgreSQL parses and plans each once per connection. A 200-review drain spent
+ * a sixth of the service's CPU building queries (decisions.md, "Statements built once").
+ */
+function hotStatements(db: Database) {
+  return {
+    loadRun: db
+      .select({ review: reviews, pr: pullRequests, owner: users, settings: workspaceSettings })
+      .from(reviews)
+      .innerJoin(pullRequests, eq(pullRequests.id, reviews.id))
+      .innerJoin(users, eq(users.id, pullRequests.userId))
+      .leftJoin(workspaceSettings, eq(workspaceSettings.userId, users.id))
+      .where(eq(reviews.id, sql.placeholder('id')))
+      .limit(1)
+      .prepare('review_load_run'),
+    runEmail: db
+      .select({
+        to: users.email,
+        name: users.name,
+        prTitle: pullRequests.title,
+        repository: pullRequests.repositoryName,
+        prNumber: pullRequests.prNumber,
+        prHtmlUrl: pullRequests.htmlUrl,
+        pr: { id: pullRequests.id, prId: pullRequests.prId, provider: pullRequests.provider },
+        scorable: sql<ScorableReview | null>`jsonb_build_object('comments', ${reviews.reviewRawJson} -> 'comments', 'confidence', ${reviews.reviewRawJson} -> 'confidence')`,
+      })
+      .from(reviews)
+      .innerJoin(pullRequests, eq(pullRequests.id, reviews.id))
+      .innerJoin(users, eq(users.id, pullRequests.userId))
+      .where(and(eq(reviews.id, sql.placeholder('id')), eq(reviews.runId, sql.placeholder('runId')), eq(reviews.status, 'completed'), eq(users.emailNotification, true)))
+      .prepare('review_run_email'),
+    runOfDelivery: db
+      .select({ review: reviews, pr: pullRequests, headSha: webhookDeliveries.headSha })
+      .from(webhookDeliveries)
+      .innerJoin(pullRequests, eq(pullRequests.prId, webhookDeliveries.prId))
+      .innerJoin(reviews, eq(reviews.id, pullRequests.id))
+      .where(and(eq(webhookDeliveries.deliveryId, sql.placeholder('deliveryId')), eq(webhookDeliveries.startsReview, true)))
+      .limit(1)
+      .prepare('review_run_of_delivery'),
+  };
 }
 
 const isCurrent = (mode: ReviewMode | undefined) => mode !== undefined;

@@ -22,7 +22,19 @@ export interface UsageEntry {
 }
 
 export class UsageRepository {
-  constructor(private readonly db: Database) {}
+  /** Every generation's statements, built once and named (see ReviewRepository's hot statements). */
+  private readonly charge;
+  private readonly spent;
+
+  constructor(private readonly db: Database) {
+    this.charge = chargeStatement(db);
+    this.spent = db
+      .select({ total: sql<string>`${usage.inputCost} + ${usage.outputCost}` })
+      .from(usage)
+      .where(eq(usage.userId, sql.placeholder('userId')))
+      .limit(1)
+      .prepare('usage_spent');
+  }
 
   /** The usage row is created on first read. */
   async getOrCreate(userId: string): Promise<Usage> {
@@ -39,86 +51,104 @@ export class UsageRepository {
    * read-modify-writes, so no increment is lost.
    */
   async add(entry: UsageEntry): Promise<void> {
-    const { userId, kind, modelId, source, pullRequestId, repositoryName, durationMs, inputTokens, outputTokens } = entry;
-    const costUsd = entry.inputCost + entry.outputCost;
-    const record = this.db.$with('record').as(
-      this.db
-        .insert(usageRecords)
-        .values({ userId, kind, modelId, source, inputTokens, outputTokens, costUsd, pullRequestId, repositoryName, durationMs })
-        .returning({
-          at: usageRecords.at,
-          userId: usageRecords.userId,
-          kind: usageRecords.kind,
-          modelId: usageRecords.modelId,
-          source: usageRecords.source,
-          repositoryName: usageRecords.repositoryName,
-          inputTokens: usageRecords.inputTokens,
-          outputTokens: usageRecords.outputTokens,
-          costUsd: usageRecords.costUsd,
-        }),
-    );
-    // The record's day in UTC, as the history's ranges count days; columns in the table's order.
-    const daily = this.db.$with('daily').as(
-      this.db
-        .insert(usageDaily)
-        .select(
-          (qb) => qb
-            .select({
-              userId: record.userId,
-              day: sql<string>`(${record.at} at time zone 'UTC')::date`.as('day'),
-              kind: record.kind,
-              modelId: record.modelId,
-              source: record.source,
-              repositoryName: record.repositoryName,
-              generations: sql<number>`1`.as('generations'),
-              inputTokens: record.inputTokens,
-              outputTokens: record.outputTokens,
-              costUsd: record.costUsd,
-            })
-            .from(record),
-        )
-        .onConflictDoUpdate({
-          target: [usageDaily.userId, usageDaily.day, usageDaily.kind, usageDaily.modelId, usageDaily.source, usageDaily.repositoryName],
-          set: {
-            generations: sql`${usageDaily.generations} + 1`,
-            inputTokens: sql`${usageDaily.inputTokens} + excluded.input_tokens`,
-            outputTokens: sql`${usageDaily.outputTokens} + excluded.output_tokens`,
-            costUsd: sql`${usageDaily.costUsd} + excluded.cost_usd`,
-          },
-        }),
-    );
-    const counters = {
-      inputCost: entry.charged ? entry.inputCost : 0,
-      outputCost: entry.charged ? entry.outputCost : 0,
-      inputTokens,
-      cachedInputTokens: entry.cachedInputTokens,
-      outputTokens,
-      reasoningTokens: entry.reasoningTokens,
-    };
-    await this.db
-      .with(record, daily)
-      .insert(usage)
-      .values({ userId, ...counters })
-      .onConflictDoUpdate({
-        target: usage.userId,
-        set: {
-          inputCost: sql`${usage.inputCost} + excluded.input_cost`,
-          outputCost: sql`${usage.outputCost} + excluded.output_cost`,
-          inputTokens: sql`${usage.inputTokens} + excluded.input_tokens`,
-          cachedInputTokens: sql`${usage.cachedInputTokens} + excluded.cached_input_tokens`,
-          outputTokens: sql`${usage.outputTokens} + excluded.output_tokens`,
-          reasoningTokens: sql`${usage.reasoningTokens} + excluded.reasoning_tokens`,
-          updatedAt: new Date(),
-        },
-      });
+    await this.charge.execute({
+      ...entry,
+      costUsd: entry.inputCost + entry.outputCost,
+      chargedInputCost: entry.charged ? entry.inputCost : 0,
+      chargedOutputCost: entry.charged ? entry.outputCost : 0,
+    });
   }
 
+  /** What the user's platform generations have cost so far: the allowance's spent part. */
   async totalCost(userId: string): Promise<number> {
-    const [row] = await this.db
-      .select({ total: sql<string>`${usage.inputCost} + ${usage.outputCost}` })
-      .from(usage)
-      .where(eq(usage.userId, userId))
-      .limit(1);
+    const [row] = await this.spent.execute({ userId });
     return row === undefined ? 0 : Number(row.total);
   }
+}
+
+/** `add`'s statement: the record, its day's rollup and the counters, every value a placeholder. */
+function chargeStatement(db: Database) {
+  const value = (name: keyof UsageEntry | 'costUsd' | 'chargedInputCost' | 'chargedOutputCost') => sql.placeholder(name);
+  const record = db.$with('record').as(
+    db
+      .insert(usageRecords)
+      .values({
+        userId: value('userId'),
+        kind: value('kind'),
+        modelId: value('modelId'),
+        source: value('source'),
+        inputTokens: value('inputTokens'),
+        outputTokens: value('outputTokens'),
+        costUsd: value('costUsd'),
+        pullRequestId: value('pullRequestId'),
+        repositoryName: value('repositoryName'),
+        durationMs: value('durationMs'),
+      })
+      .returning({
+        at: usageRecords.at,
+        userId: usageRecords.userId,
+        kind: usageRecords.kind,
+        modelId: usageRecords.modelId,
+        source: usageRecords.source,
+        repositoryName: usageRecords.repositoryName,
+        inputTokens: usageRecords.inputTokens,
+        outputTokens: usageRecords.outputTokens,
+        costUsd: usageRecords.costUsd,
+      }),
+  );
+  // The record's day in UTC, as the history's ranges count days; columns in the table's order.
+  const daily = db.$with('daily').as(
+    db
+      .insert(usageDaily)
+      .select((qb) =>
+        qb
+          .select({
+            userId: record.userId,
+            day: sql<string>`(${record.at} at time zone 'UTC')::date`.as('day'),
+            kind: record.kind,
+            modelId: record.modelId,
+            source: record.source,
+            repositoryName: record.repositoryName,
+            generations: sql<number>`1`.as('generations'),
+            inputTokens: record.inputTokens,
+            outputTokens: record.outputTokens,
+            costUsd: record.costUsd,
+          })
+          .from(record),
+      )
+      .onConflictDoUpdate({
+        target: [usageDaily.userId, usageDaily.day, usageDaily.kind, usageDaily.modelId, usageDaily.source, usageDaily.repositoryName],
+        set: {
+          generations: sql`${usageDaily.generations} + 1`,
+          inputTokens: sql`${usageDaily.inputTokens} + excluded.input_tokens`,
+          outputTokens: sql`${usageDaily.outputTokens} + excluded.output_tokens`,
+          costUsd: sql`${usageDaily.costUsd} + excluded.cost_usd`,
+        },
+      }),
+  );
+  return db
+    .with(record, daily)
+    .insert(usage)
+    .values({
+      userId: value('userId'),
+      inputCost: value('chargedInputCost'),
+      outputCost: value('chargedOutputCost'),
+      inputTokens: value('inputTokens'),
+      cachedInputTokens: value('cachedInputTokens'),
+      outputTokens: value('outputTokens'),
+      reasoningTokens: value('reasoningTokens'),
+    })
+    .onConflictDoUpdate({
+      target: usage.userId,
+      set: {
+        inputCost: sql`${usage.inputCost} + excluded.input_cost`,
+        outputCost: sql`${usage.outputCost} + excluded.output_cost`,
+        inputTokens: sql`${usage.inputTokens} + excluded.input_tokens`,
+        cachedInputTokens: sql`${usage.cachedInputTokens} + excluded.cached_input_tokens`,
+        outputTokens: sql`${usage.outputTokens} + excluded.output_tokens`,
+        reasoningTokens: sql`${usage.reasoningTokens} + excluded.reasoning_tokens`,
+        updatedAt: sql`now()`,
+      },
+    })
+    .prepare('usage_charge');
 }

@@ -11,6 +11,8 @@ function source(files: Record<string, string>) {
   const host: SnapshotSource = {
     host: 'code.example',
     repository: 'o/r',
+    reader: 'test',
+    refuses: () => false,
     archive: () => Promise.reject(new Error('no archive for the base')),
     listFiles: () => Promise.reject(new Error('no listing for the base')),
     readFile: (_commit, path) => {

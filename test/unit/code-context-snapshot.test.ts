@@ -25,7 +25,7 @@ describe('repository snapshots from the code host', () => {
   let fixture: ReturnType<typeof createGitFixture>;
   let workspace: string;
   const commit = () => fixture.shas[0]!;
-  const source = (repository = 'octo/demo') => new GitHubSnapshotSource(client, github.url, repository, (call) => call('gho_reader'));
+  const source = (repository = 'octo/demo', reader = 'user:reader') => new GitHubSnapshotSource(client, github.url, repository, reader, (call) => call('gho_reader'));
   const requests = (pattern: RegExp) => github.requests.filter((request) => pattern.test(request.path));
 
   beforeAll(async () => {
@@ -65,6 +65,21 @@ describe('repository snapshots from the code host', () => {
     expect(asked).toBeGreaterThan(0);
     await expect(cache.open(source('octo/unknown'), commit(), ['src/app.py'])).rejects.toThrow();
     expect(github.requests).toHaveLength(asked);
+    // GitHub's 404 is about the repository for these credentials: their other commits are not asked for either.
+    await expect(cache.open(source('octo/unknown'), 'f'.repeat(40), [])).rejects.toThrow();
+    expect(github.requests).toHaveLength(asked);
+    // Another reader (another installation, another user's token) is asked.
+    await expect(cache.open(source('octo/unknown', 'installation:7'), 'f'.repeat(40), [])).rejects.toThrow();
+    expect(github.requests.length).toBeGreaterThan(asked);
+  });
+
+  it('a host that cannot be reached is remembered for that commit only: the repository\'s other commits are asked for', async () => {
+    const cache = new SnapshotCache({ root: join(workspace, 'failing'), maxBytes: 1024 * 1024 });
+    const failing = new GitHubSnapshotSource(new GitHubClient({ webUrl: github.url, apiUrl: 'http://127.0.0.1:9' }), github.url, 'octo/demo', 'user:reader', (call) => call(undefined));
+    await expect(cache.open(failing, 'a'.repeat(40), [])).rejects.toThrow();
+    github.requests.length = 0;
+    const snapshot = await cache.open(source(), commit(), []);
+    expect(snapshot.mode).toBe('tarball');
   });
 
   it('several workers building the same snapshot at once each get it, and one folder is left', async () => {

@@ -6,9 +6,10 @@ import { CodeIndex } from '../../src/code-context/code-index.js';
 import { gatherChunkContext } from '../../src/code-context/gather-context.js';
 import { RepositorySnapshot } from '../../src/code-context/snapshot/repository-snapshot.js';
 import { fitChunkContext, promptRoom, scopesFit } from '../../src/review/ask/chunk-context.js';
-import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens } from '../../src/review/ask/prompts.js';
+import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE } from '../../src/review/ask/prompts.js';
+import { reviewChunkBudget } from '../../src/review/ask/review-budget.js';
 import { splitForScopes } from '../../src/review/ask/split-for-scopes.js';
-import { chunkBudget, MAX_CHUNKS_SPLIT_FOR_SCOPES } from '../../src/review/prepare/chunk-budget.js';
+import { MAX_CHUNKS_SPLIT_FOR_SCOPES } from '../../src/review/prepare/chunk-budget.js';
 import { changedLinesOf } from '../../src/review/prepare/chunk-lines.js';
 import { renderChunk, type ReviewChunk } from '../../src/review/prepare/chunking.js';
 import { prepareReview } from '../../src/review/prepare/prepare-review.js';
@@ -32,10 +33,10 @@ function reviewOf(commits: Array<Record<string, string>>) {
   const listed = paths.map((path) => ({ path, size: readFileSync(join(fixture.dir, path)).length }));
   const index = new CodeIndex(new RepositorySnapshot('tarball', fixture.shas.at(-1)!, fixture.dir, listed, undefined));
   let keepsContextRoom = false;
+  const sizeChunks = reviewChunkBudget(base, { contextLength: CONTEXT_LENGTH, outputReserve: DEFAULT_OUTPUT_RESERVE[mode], mode, level: 'full' });
   const prepared = prepareReview(diff, {
-    tokenBudget: ({ skipped, reviewable }) => {
-      const overhead = promptOverheadTokens({ ...base, skipped, reviewablePaths: reviewable.map((file) => file.path), chunkCount: 2 });
-      const budget = chunkBudget({ contextLength: CONTEXT_LENGTH, overhead, outputReserve: DEFAULT_OUTPUT_RESERVE[mode], mode, level: 'full', reviewable });
+    tokenBudget: (filtered) => {
+      const budget = sizeChunks(filtered);
       keepsContextRoom = budget.keepsContextRoom;
       return budget.tokens;
     },

@@ -37,9 +37,10 @@ const HOST = /^[\w.-]+(:\d+)?$/;
 const STALE_BUILD_MS = 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60_000;
 /**
- * A snapshot that could not be built (the host refusing the repository, a network failure) is not
- * asked for again for this long: the review that prefetched it and the review step that needs it
- * would otherwise each pay the host's refusal, and the review goes on with the diff alone anyway.
+ * A snapshot that could not be built (a network failure, a missing commit) is not asked for again
+ * for this long: the review that prefetched it and the review step that needs it would otherwise
+ * each pay the failure, and the review goes on with the diff alone anyway. A host refusing a reader
+ * the repository itself (`SnapshotSource.refuses`) is not asked for any of its commits that long.
  */
 const FAILED_BUILD_MEMORY_MS = 60_000;
 const MAX_REMEMBERED_FAILURES = 1_000;
@@ -55,7 +56,10 @@ const MAX_REMEMBERED_FAILURES = 1_000;
  */
 export class SnapshotCache {
   private readonly building = new Map<string, Promise<RepositorySnapshot>>();
-  private readonly failed = new Map<string, { error: Error; until: number }>();
+  /** Builds that failed, by folder (one commit). */
+  private readonly failed = new Map<string, RememberedFailure>();
+  /** Repositories whose host refused a reader their code, by host, repository and reader. */
+  private readonly refused = new Map<string, RememberedFailure>();
   private readonly maxFileBytes: number;
   private lastSweep = 0;
 
@@ -72,29 +76,22 @@ export class SnapshotCache {
       return Promise.reject(new Error(`no snapshot for ${source.repository}@${commit}: not a repository name and commit`));
     }
     const folder = join(this.options.root, source.host.replace(':', '_'), source.repository, commit.toLowerCase());
-    const failure = this.failed.get(folder);
-    if (failure !== undefined && failure.until > Date.now()) return Promise.reject(failure.error);
+    const refusedKey = `${source.host}/${source.repository}#${source.reader}`;
+    const failure = [this.failed.get(folder), this.refused.get(refusedKey)].find((entry) => entry !== undefined && entry.until > Date.now());
+    if (failure !== undefined) return Promise.reject(failure.error);
     let pending = this.building.get(folder);
     if (!pending) {
       pending = this.openOrBuild(source, commit, folder, changedPaths)
         .catch((error: unknown) => {
-          this.rememberFailure(folder, error);
+          // A host refusing these credentials the repository refuses its other commits too.
+          if (source.refuses(error)) remember(this.refused, refusedKey, error);
+          else remember(this.failed, folder, error);
           throw error;
         })
         .finally(() => this.building.delete(folder));
       this.building.set(folder, pending);
     }
     return pending;
-  }
-
-  private rememberFailure(folder: string, error: unknown): void {
-    this.failed.delete(folder);
-    // Oldest first (insertion order): the map stays small whatever the hosts refuse.
-    for (const [key, entry] of this.failed) {
-      if (this.failed.size < MAX_REMEMBERED_FAILURES && entry.until > Date.now()) break;
-      this.failed.delete(key);
-    }
-    this.failed.set(folder, { error: error instanceof Error ? error : new Error(String(error)), until: Date.now() + FAILED_BUILD_MEMORY_MS });
   }
 
   private async openOrBuild(source: SnapshotSource, commit: string, folder: string, changedPaths: readonly string[]): Promise<RepositorySnapshot> {
@@ -202,6 +199,22 @@ export class SnapshotCache {
     await rename(folder, trash).catch(() => undefined);
     await rm(trash, { recursive: true, force: true });
   }
+}
+
+interface RememberedFailure {
+  error: Error;
+  until: number;
+}
+
+/** Remembers a failure for `FAILED_BUILD_MEMORY_MS`; the map stays small whatever the hosts refuse. */
+function remember(failures: Map<string, RememberedFailure>, key: string, error: unknown): void {
+  failures.delete(key);
+  // Oldest first (insertion order).
+  for (const [oldest, entry] of failures) {
+    if (failures.size < MAX_REMEMBERED_FAILURES && entry.until > Date.now()) break;
+    failures.delete(oldest);
+  }
+  failures.set(key, { error: error instanceof Error ? error : new Error(String(error)), until: Date.now() + FAILED_BUILD_MEMORY_MS });
 }
 
 /** The folders `depth` levels under `root` (hidden ones skipped). */

@@ -8,6 +8,14 @@ export interface SnapshotSource {
   /** Names the cache folder: the host (`api.github.com`) and the repository (`owner/name`). */
   readonly host: string;
   readonly repository: string;
+  /** Whose credentials read it (an installation, a user, a connection's token): a refusal is remembered for them only. */
+  readonly reader: string;
+  /**
+   * Whether `error` is the host refusing these credentials the repository's code (no access, no
+   * such repository), which every other commit would meet too; a network failure or a missing
+   * commit is not.
+   */
+  refuses(error: unknown): boolean;
   /** The commit's files as a gzipped tar whose entries sit under one top folder, streamed. */
   archive(commit: string): Promise<ReadableStream<Uint8Array>>;
   /** Every file of the commit with its size. */

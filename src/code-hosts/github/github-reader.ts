@@ -35,7 +35,9 @@ export class GitHubChangeReader implements ChangeReader {
   }
 
   snapshotSource(): GitHubSnapshotSource {
-    return new GitHubSnapshotSource(this.deps.github, this.deps.apiUrl, this.pr.repositoryName, (call) => this.read(call));
+    // The token rule reads an installation's pull requests with its token, the others with their owner's.
+    const reader = this.pr.installationId === null ? `user:${this.pr.userId}` : `installation:${this.pr.installationId}`;
+    return new GitHubSnapshotSource(this.deps.github, this.deps.apiUrl, this.pr.repositoryName, reader, (call) => this.read(call));
   }
 
   changeDiff(): Promise<string> {

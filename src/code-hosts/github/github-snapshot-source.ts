@@ -1,4 +1,4 @@
-import type { GitHubClient, GitTree } from '../../adapters/github/github-client.js';
+import { GitHubApiError, type GitHubClient, type GitTree } from '../../adapters/github/github-client.js';
 import type { SnapshotSource } from '../../code-context/snapshot/snapshot-source.js';
 
 /** Runs one GitHub call with the pull request's token (`GitHubTokens.read`: renewed once on a 401). */
@@ -12,9 +12,15 @@ export class GitHubSnapshotSource implements SnapshotSource {
     private readonly github: GitHubClient,
     apiUrl: string,
     readonly repository: string,
+    readonly reader: string,
     private readonly withToken: WithToken,
   ) {
     this.host = new URL(apiUrl).host;
+  }
+
+  /** GitHub answers a repository the token may not read as 404, like one that does not exist. */
+  refuses(error: unknown): boolean {
+    return error instanceof GitHubApiError && (error.status === 401 || error.status === 403 || error.status === 404);
   }
 
   archive(commit: string): Promise<ReadableStream<Uint8Array>> {

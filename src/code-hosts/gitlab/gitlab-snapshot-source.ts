@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { GitTree } from '../../adapters/github/github-client.js';
 import type { GitLabClient } from '../../adapters/gitlab/gitlab-client.js';
-import { GitLabApiError } from '../../adapters/gitlab/gitlab-errors.js';
+import { GitLabApiError, GitLabConnectionBrokenError } from '../../adapters/gitlab/gitlab-errors.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../../code-context/snapshot/snapshot-cache.js';
 import type { SnapshotSource } from '../../code-context/snapshot/snapshot-source.js';
 import type { GitLabMergeRequestRef } from './gitlab-publisher.js';
@@ -19,6 +20,8 @@ export class GitLabSnapshotSource implements SnapshotSource {
   readonly host: string;
   /** GitLab's project paths may nest groups: the numeric id names the folder (`projects/<id>`). */
   readonly repository: string;
+  /** The connection's token, hashed: the credentials every read of the project uses. */
+  readonly reader: string;
 
   constructor(
     private readonly client: GitLabClient,
@@ -33,6 +36,12 @@ export class GitLabSnapshotSource implements SnapshotSource {
     const subPath = base.pathname.replace(/^\/+|\/+$/g, '').replace(/[^\w.-]+/g, '_');
     this.host = subPath === '' ? base.host : `${base.host.replace(':', '_')}_${subPath}`;
     this.repository = `projects/${mr.projectId}`;
+    this.reader = createHash('sha256').update(mr.target.token).digest('hex').slice(0, 16);
+  }
+
+  /** A token GitLab refuses (401, 403: the connection is broken); a 404 may be one commit's, and is not remembered for the project. */
+  refuses(error: unknown): boolean {
+    return error instanceof GitLabConnectionBrokenError;
   }
 
   async archive(commit: string): Promise<ReadableStream<Uint8Array>> {

@@ -2,7 +2,7 @@ import type { Mailer } from '../../adapters/mail/mailer.js';
 import type { Job } from '../../adapters/queue/job-queue.js';
 import { apiPrId } from '../../lib/ids.js';
 import type { ReviewRepository } from '../../repositories/review-repository.js';
-import { countBySeverity, scoreReview, type ScorableReview } from '../findings/score.js';
+import { countBySeverity, scoreReview } from '../findings/score.js';
 import { reviewCompletedEmail } from './review-email.js';
 
 export interface EmailDeps {
@@ -19,21 +19,9 @@ export interface EmailDeps {
  */
 export async function emailReview(deps: EmailDeps, job: Job<'reviewEmail'>): Promise<void> {
   const { pullRequestId, runId } = job.payload;
-  const run = await deps.reviews.loadRun(pullRequestId);
-  if (run === undefined || run.review.runId !== runId || run.review.status !== 'completed' || !run.owner.emailNotification) return;
-  const { review, pr, owner } = run;
-  const output = (review.reviewRawJson ?? {}) as ScorableReview;
-  await deps.mailer.send(
-    reviewCompletedEmail({
-      to: owner.email,
-      name: owner.name,
-      prTitle: pr.title,
-      repository: pr.repositoryName,
-      prNumber: pr.prNumber,
-      prHtmlUrl: pr.htmlUrl,
-      score: scoreReview(output),
-      counts: countBySeverity(output.comments),
-      reviewUrl: `${deps.publicUrl}/pulls/${apiPrId(pr)}`,
-    }),
-  );
+  const email = await deps.reviews.runEmail(pullRequestId, runId);
+  if (email === undefined) return;
+  const { pr, scorable, ...message } = email;
+  const output = scorable ?? {};
+  await deps.mailer.send(reviewCompletedEmail({ ...message, score: scoreReview(output), counts: countBySeverity(output.comments), reviewUrl: `${deps.publicUrl}/pulls/${apiPrId(pr)}` }));
 }

@@ -16,9 +16,10 @@ import { carryOverFindings, withCarried } from '../findings/carry-over.js';
 import { assignFindingIds } from '../findings/fingerprint.js';
 import { finalizeReview, type ChunkReview } from '../findings/merge-reviews.js';
 import { prepareReviewInSlices } from '../prepare/prepare-review.js';
-import { buildReviewPrompt, DEFAULT_MAX_FINDINGS, DEFAULT_OUTPUT_RESERVE, promptOverheadTokens, type BuiltPrompt, type PromptSettings } from '../ask/prompts.js';
+import { buildReviewPrompt, DEFAULT_MAX_FINDINGS, DEFAULT_OUTPUT_RESERVE, type BuiltPrompt, type PromptSettings } from '../ask/prompts.js';
+import { reviewChunkBudget } from '../ask/review-budget.js';
 import type { ReviewOutput } from '../answer/review-output.js';
-import { chunkBudget, MAX_CHUNKS_SPLIT_FOR_SCOPES } from '../prepare/chunk-budget.js';
+import { MAX_CHUNKS_SPLIT_FOR_SCOPES } from '../prepare/chunk-budget.js';
 import { applyVerification, buildVerificationPrompt, withoutVerification } from '../answer/verification.js';
 import { pullRequestDescription } from '../../services/pull-request-description.js';
 import type { CodeIndex } from '../../code-context/code-index.js';
@@ -112,13 +113,13 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     instructions: config.instructions.map((instruction) => instruction.text),
     learnings,
   };
+  const sizeChunks = reviewChunkBudget(prompt, { contextLength, outputReserve, mode: review.mode, level });
   const { changes, reviewable, skipped, skippedChanges, coverage, chunks } = await prepareReviewInSlices(review.incrementalDiff ?? pr.diffContent, {
     maxFileDiffBytes: deps.maxFileDiffBytes,
     exclude: globMatcher(config.exclude),
     include: globMatcher(config.include),
-    tokenBudget: ({ skipped, reviewable }) => {
-      const overhead = promptOverheadTokens({ ...prompt, skipped, reviewablePaths: reviewable.map((file) => file.path), chunkCount: 2 });
-      const budget = chunkBudget({ contextLength, overhead, outputReserve, mode: review.mode, level, reviewable });
+    tokenBudget: (filtered) => {
+      const budget = sizeChunks(filtered);
       if (budget.withoutContext < MIN_TOKEN_BUDGET) {
         throw new UnrecoverableJobError(`The model ${choice.modelId} has a context of ${contextLength} tokens: too small to review this pull request; choose a larger model`);
       }
