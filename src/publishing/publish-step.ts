@@ -96,8 +96,10 @@ async function publishCompleted(context: PublishContext, host: ChangePublisher):
   const sha = stored.reviewedCommit ?? context.review.reviewdSha ?? reviewedSha(context);
 
   // What the service already posted inline, by finding: read back from the host, the only truth a
-  // retry can trust; beside it (one round trip for both), what the database recorded.
-  const [postedByFinding, recorded] = await Promise.all([host.postedFindings(), deps.publications.postedFindings(pr.id)]);
+  // retry can trust; beside it (one round trip for both), what the database recorded. The host is
+  // told what this job would post, so what it needs to place them is read in the same round trip.
+  const candidates = selectInline(stored.findings, stored.inlineMinSeverity).inline;
+  const [postedByFinding, recorded] = await Promise.all([host.postedFindings(candidates), deps.publications.postedFindings(pr.id)]);
   // A crash between posting and recording leaves threads unrecorded: record what the host shows.
   const known = new Set(recorded.map((row) => row.findingId));
   const unrecorded = [...postedByFinding].filter(([findingId]) => !known.has(findingId)).map(([findingId, note]) => posted(pr, findingId, note, sha));
@@ -122,8 +124,14 @@ async function publishCompleted(context: PublishContext, host: ChangePublisher):
     if (gone.length > 0) await host.resolveGone(gone, sha, (findingId) => deps.publications.markResolved(pr.id, [findingId]));
     return host.upsertSummary(summaryCommentBody({ review: stored, heldBack: sortHeldBack(heldBack), reviewableFiles: context.review.coverage?.reviewableFiles ?? null, sha, reviewUrl: context.detailsUrl }));
   };
-  const [summary] = await Promise.all([resolveAndSummarize(), recording]);
-  const status = await postStatus(context, host, sha, { phase: 'completed', blocking: blocking(stored), ...statusText(stored), detailsUrl: context.detailsUrl });
+  // The status beside the summary: neither reads the other, the status's link is the review's page
+  // (not the summary), and a retry after either failed finds the other done (the summary unchanged
+  // is not edited, a status already in its state is kept).
+  const [summary, status] = await Promise.all([
+    resolveAndSummarize(),
+    postStatus(context, host, sha, { phase: 'completed', blocking: blocking(stored), ...statusText(stored), detailsUrl: context.detailsUrl }),
+    recording,
+  ]);
   await deps.publications.save(pr.id, context.review.runId, {
     state: 'published',
     reason: null,
