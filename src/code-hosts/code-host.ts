@@ -82,8 +82,12 @@ export interface StatusPoster {
 
 /** Inline findings: one thread (review comment, diff discussion) per finding on its lines. */
 export interface FindingPoster {
-  /** The service's own finding threads already on the change, by finding id (read back from the host: a retry's only truth). */
-  postedFindings(): Promise<Map<string, HostNote>>;
+  /**
+   * The service's own finding threads already on the change, by finding id (read back from the host: a retry's only truth).
+   * `toPost`: the findings the job will post unless they are there already; a host that must read more to place them
+   * (GitLab: the merge request and its diff) reads it beside the read-back, not after it.
+   */
+  postedFindings(toPost?: readonly PublishableFinding[]): Promise<Map<string, HostNote>>;
   /** Posts the findings on their lines; the ones the host cannot place come back as `refused`. */
   postFindings(sha: string, findings: PublishableFinding[]): Promise<{ posted: Array<{ findingId: string; note: HostNote }>; refused: PublishableFinding[]; reviewUrl: string | null }>;
   /** Why a refused finding is listed in the summary instead. */

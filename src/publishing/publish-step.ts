@@ -1,5 +1,5 @@
 import type { Job } from '../adapters/queue/job-queue.js';
-import type { ChangePublisher, HostSession, ReviewStatusReport } from '../code-hosts/code-host.js';
+import type { ChangePublisher, HostNote, HostSession, ReviewStatusReport } from '../code-hosts/code-host.js';
 import type { PublishingHosts } from '../code-hosts/code-hosts.js';
 import type { GitHubPublication, PullRequest, Review } from '../db/schema/index.js';
 import { apiPrId } from '../lib/ids.js';
@@ -96,34 +96,53 @@ async function publishCompleted(context: PublishContext, host: ChangePublisher):
   const sha = stored.reviewedCommit ?? context.review.reviewdSha ?? reviewedSha(context);
 
   // What the service already posted inline, by finding: read back from the host, the only truth a
-  // retry can trust; beside it (one round trip for both), what the database recorded.
-  const [postedByFinding, recorded] = await Promise.all([host.postedFindings(), deps.publications.postedFindings(pr.id)]);
-  // A crash between posting and recording leaves threads unrecorded: record what the host shows.
-  const known = new Set(recorded.map((row) => row.findingId));
-  const unrecorded = [...postedByFinding].filter(([findingId]) => !known.has(findingId)).map(([findingId, note]) => posted(pr, findingId, note, sha));
-  await deps.publications.recordPosted(unrecorded);
+  // retry can trust. The host is told what this job would post, so what it needs to place them is
+  // read in the same round trip. What the database recorded is read beside it, and waited for only
+  // once the findings are posted: posting reads nothing of it.
+  const candidates = selectInline(stored.findings, stored.inlineMinSeverity).inline;
+  const recordedRead = deps.publications.postedFindings(pr.id);
+  // Awaited below; a failure of the host's read must not leave it unhandled meanwhile.
+  recordedRead.catch(() => undefined);
+  const postedByFinding = await host.postedFindings(candidates);
 
   const fresh = stored.findings.filter((finding) => !postedByFinding.has(finding.id));
   const { inline, heldBack } = selectInline(fresh, stored.inlineMinSeverity);
   let reviewUrl = context.publication?.reviewUrl ?? null;
-  let recording: Promise<void> = Promise.resolve();
+  const postedNow: Array<{ findingId: string; note: HostNote }> = [];
   if (inline.length > 0) {
     const outcome = await host.postFindings(sha, inline);
     heldBack.push(...outcome.refused.map((finding) => ({ finding, reason: host.refusedReason })));
     reviewUrl = outcome.reviewUrl ?? reviewUrl;
-    // Recorded while the rest is posted: none of it reads these rows, and a crash before the insert is what the read-back above repairs.
-    recording = deps.publications.recordPosted(outcome.posted.map(({ findingId, note }) => posted(pr, findingId, note, sha)));
+    postedNow.push(...outcome.posted);
   }
+
+  // A crash between posting and recording leaves threads unrecorded: record what the host shows,
+  // with what was posted now, in one statement while the rest is posted (none of it reads these
+  // rows, and a crash before the insert is what the read-back above repairs).
+  const recorded = await recordedRead;
+  const known = new Set(recorded.map((row) => row.findingId));
+  const unrecorded = [...postedByFinding].filter(([findingId]) => !known.has(findingId)).map(([findingId, note]) => posted(pr, findingId, note, sha));
+  const recording = deps.publications.recordPosted([...unrecorded, ...postedNow.map(({ findingId, note }) => posted(pr, findingId, note, sha))]);
 
   // Threads of findings no longer in the review: from the rows read above and those just recovered (the ones posted now are all open).
   const open = new Set(stored.findings.map((finding) => finding.id));
   const gone = [...recorded, ...unrecorded.map((row) => ({ ...row, resolvedAt: null }))].filter((row) => row.resolvedAt === null && !open.has(row.findingId));
   const resolveAndSummarize = async () => {
-    if (gone.length > 0) await host.resolveGone(gone, sha, (findingId) => deps.publications.markResolved(pr.id, [findingId]));
+    if (gone.length > 0) {
+      // A recovered thread's row must exist before it is marked resolved.
+      await recording;
+      await host.resolveGone(gone, sha, (findingId) => deps.publications.markResolved(pr.id, [findingId]));
+    }
     return host.upsertSummary(summaryCommentBody({ review: stored, heldBack: sortHeldBack(heldBack), reviewableFiles: context.review.coverage?.reviewableFiles ?? null, sha, reviewUrl: context.detailsUrl }));
   };
-  const [summary] = await Promise.all([resolveAndSummarize(), recording]);
-  const status = await postStatus(context, host, sha, { phase: 'completed', blocking: blocking(stored), ...statusText(stored), detailsUrl: context.detailsUrl });
+  // The status beside the summary: neither reads the other, the status's link is the review's page
+  // (not the summary), and a retry after either failed finds the other done (the summary unchanged
+  // is not edited, a status already in its state is kept).
+  const [summary, status] = await Promise.all([
+    resolveAndSummarize(),
+    postStatus(context, host, sha, { phase: 'completed', blocking: blocking(stored), ...statusText(stored), detailsUrl: context.detailsUrl }),
+    recording,
+  ]);
   await deps.publications.save(pr.id, context.review.runId, {
     state: 'published',
     reason: null,

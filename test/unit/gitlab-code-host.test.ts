@@ -94,6 +94,23 @@ describe('GitLab as a code host, against the fake GitLab', () => {
     expect([...(await publisher.postedFindings()).keys()]).toEqual(['added', 'span']);
   });
 
+  it('told what it will post, the read-back reads the merge request and its diff beside the discussions, once; told nothing, it reads neither', async () => {
+    const fresh = new GitLabPublisher(client, mr, log);
+    const before = gitlab.requests.length;
+    await fresh.postedFindings();
+    expect(gitlab.requests.slice(before).map((request) => `${request.method} ${request.path.replace(/.*merge_requests\/4/, '')}`)).toEqual(['GET /discussions']);
+
+    const placing = new GitLabPublisher(client, mr, log);
+    const start = gitlab.requests.length;
+    await placing.postedFindings([finding('ahead', 2, 2)]);
+    const reads = gitlab.requests.slice(start);
+    expect(reads.map((request) => `${request.method} ${request.path.replace(/.*merge_requests\/4/, '')}`).sort()).toEqual(['GET ', 'GET /diffs', 'GET /discussions']);
+    const outcome = await placing.postFindings(REFS.head_sha, [finding('ahead', 2, 2)]);
+    expect(outcome.posted.map((posted) => posted.findingId)).toEqual(['ahead']);
+    // Posting reads nothing more: the positions came with the read-back.
+    expect(gitlab.requests.slice(start).filter((request) => request.method === 'GET')).toHaveLength(3);
+  });
+
   it('a position GitLab refuses (400) goes to the summary; the rest is posted', async () => {
     gitlab.fail(/^POST .*merge_requests\/4\/discussions$/, 400, { times: 1, body: { message: '400 Bad request - Note {:line_code=>["must be a valid line code"]}' } });
     const outcome = await publisher.postFindings(REFS.head_sha, [finding('refused', 2, 2), finding('accepted', 4, 4)]);

@@ -223,7 +223,7 @@ export class GitLabClient {
     let page = 1;
     for (let pages = 0; pages < MAX_PAGES; pages++) {
       const response = await this.request(target, 'GET', `${path}${separator}page=${page}&per_page=${PER_PAGE}`);
-      items.push(...(await this.parse(response, schema.array())));
+      items.push(...(await this.parse(response, arrayOf(schema))));
       const next = Number(header(response, 'x-next-page'));
       // A next page that does not move forward would loop forever.
       if (!Number.isInteger(next) || next <= page) return { items, truncated: false };
@@ -276,6 +276,14 @@ export class GitLabClient {
     if (response.status === 401 || response.status === 403) throw new GitLabConnectionBrokenError(response.status, reason);
     throw new GitLabApiError(response.status, reason);
   }
+}
+
+/** Each list schema built once: constructing a zod schema (and compiling it on its first parse) cost more than parsing a small page. */
+const arrays = new WeakMap<z.ZodType, z.ZodArray<z.ZodType>>();
+function arrayOf<Schema extends z.ZodType>(schema: Schema): z.ZodArray<Schema> {
+  let array = arrays.get(schema);
+  if (array === undefined) arrays.set(schema, (array = schema.array()));
+  return array as z.ZodArray<Schema>;
 }
 
 /** A header's value (the first, when it came more than once). */

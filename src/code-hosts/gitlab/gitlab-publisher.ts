@@ -14,8 +14,14 @@ import { diffPositions } from './gitlab-position.js';
 
 export const STATUS_NAME = 'AI review';
 
-/** Discussions posted at once: a few, so 25 findings take a handful of round trips without a burst against GitLab's rate limits. */
-const DISCUSSIONS_AT_ONCE = 5;
+type PositionOf = ReturnType<typeof diffPositions>;
+
+/**
+ * Discussions posted at once: 25 findings (the most a run posts) in two round trips. GitLab's
+ * notes limit (300 a minute per user by default) counts the 25 whatever the concurrency; the bound
+ * is what one job holds of an instance's request workers at once (decisions.md §12).
+ */
+export const DISCUSSIONS_AT_ONCE = 13;
 
 /** GitLab's limit for a commit status's description. */
 const DESCRIPTION_LIMIT = 255;
@@ -47,6 +53,9 @@ export class GitLabPublisher implements ChangePublisher {
    */
   private known: GitLabDiscussion[] | undefined;
 
+  /** Where findings go on the diff: read beside the discussions when the job has findings to post, else by `postFindings`. */
+  private positions: Promise<PositionOf> | undefined;
+
   constructor(
     private readonly client: GitLabClient,
     private readonly mr: GitLabMergeRequestRef,
@@ -66,7 +75,12 @@ export class GitLabPublisher implements ChangePublisher {
     }
   }
 
-  async postedFindings(): Promise<Map<string, HostNote>> {
+  async postedFindings(toPost: readonly PublishableFinding[] = []): Promise<Map<string, HostNote>> {
+    if (toPost.length > 0 && this.positions === undefined) {
+      this.positions = this.readPositions();
+      // Awaited by postFindings; a failure of the discussions' read must not leave it unhandled meanwhile.
+      this.positions.catch(() => undefined);
+    }
     const byFinding = new Map<string, HostNote>();
     for (const discussion of await this.discussions()) {
       const first = discussion.notes[0];
@@ -84,11 +98,7 @@ export class GitLabPublisher implements ChangePublisher {
    * results keep the findings' order.
    */
   async postFindings(_sha: string, findings: PublishableFinding[]) {
-    const [mergeRequest, entries] = await Promise.all([
-      this.client.mergeRequest(this.mr.target, this.mr.projectId, this.mr.iid),
-      this.client.mergeRequestDiffEntries(this.mr.target, this.mr.projectId, this.mr.iid),
-    ]);
-    const positionOf = mergeRequest.diff_refs ? diffPositions(parseUnifiedDiff(assembleUnifiedDiff(entries)), mergeRequest.diff_refs) : () => undefined;
+    const positionOf = await (this.positions ??= this.readPositions());
     const limit = pLimit(DISCUSSIONS_AT_ONCE);
     const outcomes = await Promise.all(
       findings.map((finding) =>
@@ -159,6 +169,15 @@ export class GitLabPublisher implements ChangePublisher {
   async reply(body: string): Promise<void> {
     this.known = undefined;
     await this.client.createNote(this.mr.target, this.mr.projectId, this.mr.iid, body);
+  }
+
+  /** The merge request's diff refs and its diff, read side by side: where each finding's discussion goes. */
+  private async readPositions(): Promise<PositionOf> {
+    const [mergeRequest, entries] = await Promise.all([
+      this.client.mergeRequest(this.mr.target, this.mr.projectId, this.mr.iid),
+      this.client.mergeRequestDiffEntries(this.mr.target, this.mr.projectId, this.mr.iid),
+    ]);
+    return mergeRequest.diff_refs ? diffPositions(parseUnifiedDiff(assembleUnifiedDiff(entries)), mergeRequest.diff_refs) : () => undefined;
   }
 
   private async discussions(): Promise<GitLabDiscussion[]> {
