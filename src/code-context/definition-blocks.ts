@@ -41,8 +41,6 @@ export class DefinitionFinder {
   constructor(
     private readonly index: CodeIndex,
     private readonly room: ContextRoom,
-    /** Whether a name that no import or the file itself defines is looked up in the repository's symbol index. */
-    private readonly byName = true,
   ) {}
 
   async add(file: ChangedOutline): Promise<void> {
@@ -51,7 +49,7 @@ export class DefinitionFinder {
     const imported = importedFiles(this.index, file);
     for (const name of used) {
       if (this.names++ >= MAX_NAMES_PER_CHUNK || this.room.full()) return;
-      const found = await findDefinitions(this.index, file, name, imported, this.byName);
+      const found = await findDefinitions(this.index, file, name, imported);
       for (const { path, symbol } of found) {
         const key = `${path}:${symbol.startLine}`;
         if (this.seen.has(key)) continue;
@@ -63,7 +61,7 @@ export class DefinitionFinder {
   }
 }
 
-async function findDefinitions(index: CodeIndex, file: ChangedOutline, name: string, imported: Promise<ImportedFiles>, lookUpByName: boolean): Promise<Array<{ path: string; symbol: CodeSymbol }>> {
+async function findDefinitions(index: CodeIndex, file: ChangedOutline, name: string, imported: Promise<ImportedFiles>): Promise<Array<{ path: string; symbol: CodeSymbol }>> {
   const { byName, modules } = await imported;
   // `import {a} from './x'` names the file; `import x` / Go packages / `use` of a module may hold it.
   for (const candidates of [byName.get(name) ?? [], modules]) {
@@ -76,7 +74,7 @@ async function findDefinitions(index: CodeIndex, file: ChangedOutline, name: str
   }
   const local = definitionsNamed(file.outline, name).filter((symbol) => !file.shown.some(([from, to]) => symbol.startLine >= from && symbol.endLine <= to));
   if (local.length > 0) return local.slice(0, MAX_DEFINITIONS_PER_NAME).map((symbol) => ({ path: file.path, symbol }));
-  if (definitionsNamed(file.outline, name).length > 0 || !lookUpByName) return [];
+  if (definitionsNamed(file.outline, name).length > 0) return [];
   const indexed = (await index.symbolIndex()).definitions.get(name) ?? [];
   const language = languageForPath(file.path);
   const sameLanguage = indexed.filter((entry) => entry.path !== file.path && languageForPath(entry.path) === language);

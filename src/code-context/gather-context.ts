@@ -13,12 +13,6 @@ export interface ContextWanted {
   definitions: boolean;
   /** Deep mode: call sites of the functions the change alters. */
   callers: boolean;
-  /**
-   * Definitions not reached through the file's imports or the file itself are looked up by name in
-   * the repository's symbol index (default). The review step turns it off for a pull request too
-   * large to keep the context share (decisions.md §11).
-   */
-  byName?: boolean;
 }
 
 /**
@@ -34,7 +28,7 @@ export async function gatherChunkContext(index: CodeIndex, files: readonly Chang
   const left = new ContextRoom(room);
   if (left.tooSmall()) return [];
   const scopes: ContextBlock[] = [];
-  const definitions = new DefinitionFinder(index, left, wanted.byName ?? true);
+  const definitions = new DefinitionFinder(index, left);
   const changedFunctions: Array<{ path: string; symbol: CodeSymbol }> = [];
   for (const file of files) {
     if (file.lines.length === 0) continue;

@@ -137,10 +137,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   const context: ChunkContext = {
     index: code.index,
     base,
-    // A pull request too large to keep the context share (its chunks full of diff, little room in
-    // each) gets no lookup through the whole repository: building the symbol index (every file
-    // parsed) was most of what code context cost a 2,000-file pull request (decisions.md §11).
-    wanted: { definitions: level === 'full', callers: level === 'full' && review.mode === 'deep' && keepsContextRoom, byName: keepsContextRoom },
+    wanted: { definitions: level === 'full', callers: level === 'full' && review.mode === 'deep' },
     tools: review.mode === 'deep' && code.index !== undefined,
     toolCalls: [],
     commit: headSha,
