@@ -107,7 +107,10 @@ class LineWriter {
         ? `diff --git a/${path} b/${path}\nindex 5d41402..7e8f9a0 100644\n`
         : `diff --git a/${oldPath} b/${path}\nsimilarity index 88%\nrename from ${oldPath}\nrename to ${path}\nindex 5d41402..7e8f9a0 100644\n`;
     const parts = [header, `--- a/${oldPath}\n+++ b/${path}\n`];
-    let oldLine = 1 + Math.floor(this.random() * 20);
+    const language = lineLanguage(path);
+    // Go, Rust, Java and Python statements need a function around them (Java a class too), which
+    // the head's file opens above the first hunk: two lines of room.
+    let oldLine = 1 + Math.floor(this.random() * 20) + (language === 'ts' ? 0 : 2);
     let newLine = oldLine;
     for (let left = lines; left > 0; ) {
       const changed = Math.min(left, Math.max(1, Math.round(perHunk * (0.5 + this.random()))));
@@ -115,10 +118,10 @@ class LineWriter {
       const adds = deletionsOnly ? 0 : Math.max(1, Math.round(changed * 0.7));
       const dels = changed - adds;
       parts.push(`@@ -${oldLine},${dels + 6} +${newLine},${adds + 6} @@ ${this.heading()}\n`);
-      for (let index = 0; index < 3; index++) parts.push(` ${this.line()}\n`);
-      for (let index = 0; index < dels; index++) parts.push(`-${this.line()}\n`);
-      for (let index = 0; index < adds; index++) parts.push(`+${this.line()}\n`);
-      for (let index = 0; index < 3; index++) parts.push(` ${this.line()}\n`);
+      for (let index = 0; index < 3; index++) parts.push(` ${this.line(language)}\n`);
+      for (let index = 0; index < dels; index++) parts.push(`-${this.line(language)}\n`);
+      for (let index = 0; index < adds; index++) parts.push(`+${this.line(language)}\n`);
+      for (let index = 0; index < 3; index++) parts.push(` ${this.line(language)}\n`);
       const gap = 10 + Math.floor(this.random() * 60);
       oldLine += dels + 6 + gap;
       newLine += adds + 6 + gap;
@@ -130,23 +133,38 @@ class LineWriter {
     return `export async function ${this.identifier()}(${this.identifier()}: ${this.type()})`;
   }
 
-  private line(): string {
-    const indent = '  '.repeat(1 + Math.floor(this.random() * 3));
+  /** One line of code in the file's language, drawing the same random numbers whatever the language. */
+  private line(language: LineLanguage = 'ts'): string {
+    const drawn = '  '.repeat(1 + Math.floor(this.random() * 3));
+    // Python's lines sit in one function body: one indentation, or the file would not parse.
+    const indent = language === 'py' ? '    ' : drawn;
     const a = this.identifier();
     const b = this.identifier();
     switch (Math.floor(this.random() * 6)) {
-      case 0:
-        return `${indent}const ${a} = await ${b}.${this.identifier()}(${this.identifier()}, ${Math.floor(this.random() * 10_000)});`;
-      case 1:
-        return `${indent}if (!${a} || ${a}.${b} === undefined) throw new ${this.type()}Error('${a} is missing');`;
-      case 2:
-        return `${indent}// ${a} must be ${b} before the ${this.identifier()} step runs, see #${Math.floor(this.random() * 5000)}`;
-      case 3:
-        return `${indent}return { ${a}, ${b}: ${this.identifier()}.map((item) => item.${this.identifier()}) };`;
-      case 4:
-        return `${indent}${a}.${b} = ${this.identifier()} ?? ${JSON.stringify(this.identifier())};`;
-      default:
-        return `${indent}for (const ${a} of ${b}) total += ${a}.${this.identifier()} * ${(this.random() * 10).toFixed(2)};`;
+      case 0: {
+        const [method, argument, number] = [this.identifier(), this.identifier(), Math.floor(this.random() * 10_000)];
+        return indent + { ts: `const ${a} = await ${b}.${method}(${argument}, ${number});`, go: `${a} := ${b}.${method}(${argument}, ${number})`, py: `${a} = ${b}.${method}(${argument}, ${number})`, rs: `let ${a} = ${b}.${method}(${argument}, ${number}).await;`, java: `var ${a} = ${b}.${method}(${argument}, ${number});` }[language];
+      }
+      case 1: {
+        const type = this.type();
+        return indent + { ts: `if (!${a} || ${a}.${b} === undefined) throw new ${type}Error('${a} is missing');`, go: `if ${a} == nil || ${a}.${b} == nil { panic(New${type}Error("${a} is missing")) }`, py: `if not ${a} or ${a}.${b} is None: raise ${type}Error("${a} is missing")`, rs: `if ${a}.is_none() || ${a}.${b}.is_none() { return Err(${type}Error::new("${a} is missing")); }`, java: `if (${a} == null || ${a}.${b} == null) throw new ${type}Error("${a} is missing");` }[language];
+      }
+      case 2: {
+        const text = `${a} must be ${b} before the ${this.identifier()} step runs, see #${Math.floor(this.random() * 5000)}`;
+        return `${indent}${language === 'py' ? '#' : '//'} ${text}`;
+      }
+      case 3: {
+        const [list, field] = [this.identifier(), this.identifier()];
+        return indent + { ts: `return { ${a}, ${b}: ${list}.map((item) => item.${field}) };`, go: `return map[string]any{"${a}": ${a}, "${b}": ${list}.${field}}`, py: `return {"${a}": ${a}, "${b}": [item.${field} for item in ${list}]}`, rs: `return Output { ${a}, ${b}: ${list}.iter().map(|item| item.${field}).collect() };`, java: `return Map.of("${a}", ${a}, "${b}", ${list}.stream().map(item -> item.${field}).toList());` }[language];
+      }
+      case 4: {
+        const [value, fallback] = [this.identifier(), this.identifier()];
+        return indent + { ts: `${a}.${b} = ${value} ?? ${JSON.stringify(fallback)};`, go: `${a}.${b} = orDefault(${value}, "${fallback}")`, py: `${a}.${b} = ${value} or "${fallback}"`, rs: `${a}.${b} = ${value}.unwrap_or("${fallback}");`, java: `${a}.${b} = ${value} != null ? ${value} : "${fallback}";` }[language];
+      }
+      default: {
+        const [field, factor] = [this.identifier(), (this.random() * 10).toFixed(2)];
+        return indent + { ts: `for (const ${a} of ${b}) total += ${a}.${field} * ${factor};`, go: `for _, ${a} := range ${b} { total += ${a}.${field} * ${factor} }`, py: `for ${a} in ${b}: total += ${a}.${field} * ${factor}`, rs: `for ${a} in ${b} { total += ${a}.${field} * ${factor}; }`, java: `for (var ${a} : ${b}) total += ${a}.${field} * ${factor};` }[language];
+      }
     }
   }
 
@@ -164,6 +182,14 @@ class LineWriter {
     const name = this.identifier();
     return name[0]!.toUpperCase() + name.slice(1);
   }
+}
+
+/** The languages a file's lines are written in: each file's own, as in a real pull request (TypeScript for the rest). */
+type LineLanguage = 'ts' | 'go' | 'py' | 'rs' | 'java';
+
+function lineLanguage(path: string): LineLanguage {
+  const extension = path.slice(path.lastIndexOf('.') + 1);
+  return extension === 'go' || extension === 'py' || extension === 'rs' || extension === 'java' ? extension : 'ts';
 }
 
 const DIRS = ['api', 'billing', 'auth', 'workers', 'ui/components', 'db', 'lib', 'review', 'search', 'notifications'];

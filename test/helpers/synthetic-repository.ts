@@ -3,8 +3,9 @@ import type { DiffHunk } from '../../src/review/prepare/diff/diff-types.js';
 
 /**
  * The head commit a diff applies to, for the tests and the benchmark (not used by the service):
- * every file the diff leaves at the head, with the diff's new side at its line numbers and the
- * lines between hunks filled with code of the file's language, so that each hunk sits in a
+ * every file the diff leaves at the head, with the diff's new side at its line numbers (the
+ * synthetic diff writes each file's lines in its language) and the lines between hunks filled with
+ * code of the file's language, so that each hunk sits in a
  * function named by its heading (git's heading is the enclosing function) and the names the hunk
  * calls are defined in the gaps. Deleted files are absent; binary files hold a few bytes.
  */
@@ -25,6 +26,8 @@ interface Syntax {
   close: string;
   /** A small function of that name, defining what a hunk calls. */
   helper(name: string, seed: number): string[];
+  /** The file's first and last lines, around its functions (Java's class). */
+  wrap?: [string, string];
 }
 
 const BRACES = (open: (name: string) => string, helper: (name: string, seed: number) => string[]): Syntax => ({ open, close: '}', helper });
@@ -36,13 +39,19 @@ const TYPESCRIPT: Syntax = {
   helper: (name, seed) => [`export function ${name}(value: number): number {`, `  return value * ${seed} + ${seed % 7};`, '}'],
 };
 
+const JAVASCRIPT: Syntax = {
+  open: (name) => `export async function ${name}(input) {`,
+  close: '}',
+  helper: (name, seed) => [`export function ${name}(value) {`, `  return value * ${seed} + ${seed % 7};`, '}'],
+};
+
 const SYNTAX: Record<string, Syntax> = {
   ts: TYPESCRIPT,
   tsx: TYPESCRIPT,
-  js: TYPESCRIPT,
+  js: JAVASCRIPT,
   go: BRACES((name) => `func ${name}(input Input) {`, (name, seed) => [`func ${name}(value int) int {`, `\treturn value*${seed} + ${seed % 7}`, '}']),
   rs: BRACES((name) => `pub async fn ${name}(input: Input) {`, (name, seed) => [`pub fn ${name}(value: i64) -> i64 {`, `    value * ${seed} + ${seed % 7}`, '}']),
-  java: BRACES((name) => `  public void ${name}(Input input) {`, (name, seed) => [`  static int ${name}(int value) {`, `    return value * ${seed} + ${seed % 7};`, '  }']),
+  java: { ...BRACES((name) => `  public void ${name}(Input input) {`, (name, seed) => [`  static int ${name}(int value) {`, `    return value * ${seed} + ${seed % 7};`, '  }']), wrap: ['public class Synthetic {', '}'] },
   py: { open: (name) => `def ${name}(input):`, close: '', helper: (name, seed) => [`def ${name}(value):`, `    return value * ${seed} + ${seed % 7}`] },
 };
 
@@ -51,7 +60,7 @@ const PLAIN: Syntax = { open: () => '', close: '', helper: (name, seed) => [`${n
 
 function headContent(path: string, hunks: DiffHunk[]): string {
   const syntax = SYNTAX[path.slice(path.lastIndexOf('.') + 1)] ?? PLAIN;
-  const lines: string[] = [];
+  const lines: string[] = syntax.wrap ? [syntax.wrap[0]] : [];
   let inFunction = false;
   let seed = path.length;
   /** Fills the lines before line `until` (1-based): closes the function open, defines what the next hunk calls, opens its function. */
@@ -80,6 +89,7 @@ function headContent(path: string, hunks: DiffHunk[]): string {
     for (const line of hunk.lines) if (line.newLine !== undefined) lines[line.newLine - 1] = line.text;
   }
   fill(lines.length + 2, undefined);
+  if (syntax.wrap) lines.push(syntax.wrap[1]);
   return lines.join('\n') + '\n';
 }
 

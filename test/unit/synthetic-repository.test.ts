@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { enclosingScope } from '../../src/code-context/find-symbols.js';
+import { grammarFor } from '../../src/code-context/grammars.js';
+import { languageForPath } from '../../src/code-context/language-specs.js';
 import { outlineFile } from '../../src/code-context/outline-file.js';
 import { diffFiles } from '../../src/review/prepare/diff/parse-unified-diff.js';
 import { generateSyntheticDiff } from '../helpers/synthetic-diff.js';
@@ -30,6 +32,19 @@ describe('the head commit of a synthetic pull request', () => {
       }
     }
     expect(checked).toBeGreaterThan(2_000);
+  });
+
+  it('writes each file in its language: every file with a grammar parses without an error', async () => {
+    const languages = new Set<string>();
+    for (const [path, content] of files) {
+      const language = languageForPath(path);
+      if (language === undefined || typeof content !== 'string') continue;
+      const tree = (await grammarFor(language)).parser.parse(content)!;
+      expect(tree.rootNode.hasError, path).toBe(false);
+      tree.delete();
+      languages.add(language);
+    }
+    expect([...languages].sort()).toEqual(['go', 'java', 'javascript', 'python', 'rust', 'tsx', 'typescript']);
   });
 
   it('puts a TypeScript hunk in the function its heading names', async () => {
