@@ -17,11 +17,11 @@ export const STATUS_NAME = 'AI review';
 type PositionOf = ReturnType<typeof diffPositions>;
 
 /**
- * Discussions posted at once: 25 findings (the most a run posts) in two round trips. GitLab's
- * notes limit (300 a minute per user by default) counts the 25 whatever the concurrency; the bound
- * is what one job holds of an instance's request workers at once (decisions.md §12).
+ * Discussions posted at once: all 25 a run may post, in one round trip. GitLab's notes limit (300 a
+ * minute per user by default) counts the 25 whatever the concurrency, and the publishing workers'
+ * concurrency bounds what the service holds of an instance at once (decisions.md §12).
  */
-export const DISCUSSIONS_AT_ONCE = 13;
+export const DISCUSSIONS_AT_ONCE = 25;
 
 /** GitLab's limit for a commit status's description. */
 const DESCRIPTION_LIMIT = 255;
