@@ -9,7 +9,7 @@ import { outlineFile } from '../../src/code-context/outline-file.js';
 import type { CodeSymbol } from '../../src/code-context/outline-types.js';
 import { RepositorySnapshot } from '../../src/code-context/snapshot/repository-snapshot.js';
 import { fitChunkContext, promptRoom } from '../../src/review/ask/chunk-context.js';
-import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE } from '../../src/review/ask/prompts.js';
+import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE, reviewPromptTokens } from '../../src/review/ask/prompts.js';
 import { reviewChunkBudget } from '../../src/review/ask/review-budget.js';
 import { splitForScopes } from '../../src/review/ask/split-for-scopes.js';
 import { MAX_CHUNKS_SPLIT_FOR_SCOPES } from '../../src/review/prepare/chunk-budget.js';
@@ -110,7 +110,7 @@ async function measureCommit(repo: string, commit: string, tallies: Record<Mode,
       const reviewablePaths = prepared.reviewable.map((file) => file.path);
       const tools = mode === 'deep';
       const bareOf = (chunk: ReviewChunk, chunkCount: number) => buildReviewPrompt({ ...base, chunk, chunkCount, skipped: prepared.skipped, reviewablePaths, tools });
-      const roomOf = (chunk: ReviewChunk, chunkCount: number) => promptRoom(bareOf(chunk, chunkCount), CONTEXT_LENGTH, DEFAULT_OUTPUT_RESERVE[mode]);
+      const roomOf = (chunk: ReviewChunk, chunkCount: number) => promptRoom(reviewPromptTokens({ ...base, chunk, chunkCount, skipped: prepared.skipped, reviewablePaths, tools }), CONTEXT_LENGTH, DEFAULT_OUTPUT_RESERVE[mode]);
       const gather = (chunk: ReviewChunk, room?: number) => gatherChunkContext(index, changedLinesOf(chunk), { definitions: true, callers: mode === 'deep' }, room);
       const planned = keepsContextRoom
         ? await splitForScopes(prepared.chunks, { gather, room: roomOf, tools, commit, maxChunks: MAX_CHUNKS_SPLIT_FOR_SCOPES })

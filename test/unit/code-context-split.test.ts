@@ -6,7 +6,7 @@ import { CodeIndex } from '../../src/code-context/code-index.js';
 import { gatherChunkContext } from '../../src/code-context/gather-context.js';
 import { RepositorySnapshot } from '../../src/code-context/snapshot/repository-snapshot.js';
 import { fitChunkContext, promptRoom, scopesFit } from '../../src/review/ask/chunk-context.js';
-import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE } from '../../src/review/ask/prompts.js';
+import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE, reviewPromptTokens } from '../../src/review/ask/prompts.js';
 import { reviewChunkBudget } from '../../src/review/ask/review-budget.js';
 import { splitForScopes } from '../../src/review/ask/split-for-scopes.js';
 import { MAX_CHUNKS_SPLIT_FOR_SCOPES } from '../../src/review/prepare/chunk-budget.js';
@@ -42,8 +42,7 @@ function reviewOf(commits: Array<Record<string, string>>) {
     },
   });
   const reviewablePaths = prepared.reviewable.map((file) => file.path);
-  const bare = (chunk: ReviewChunk, chunkCount: number) => buildReviewPrompt({ ...base, chunk, chunkCount, skipped: prepared.skipped, reviewablePaths });
-  const room = (chunk: ReviewChunk, chunkCount: number) => promptRoom(bare(chunk, chunkCount), CONTEXT_LENGTH, DEFAULT_OUTPUT_RESERVE[mode]);
+  const room = (chunk: ReviewChunk, chunkCount: number) => promptRoom(reviewPromptTokens({ ...base, chunk, chunkCount, skipped: prepared.skipped, reviewablePaths }), CONTEXT_LENGTH, DEFAULT_OUTPUT_RESERVE[mode]);
   const fit = (chunk: ReviewChunk, chunkCount: number, blocks: Parameters<typeof fitChunkContext>[0]) => fitChunkContext(blocks, room(chunk, chunkCount), false, null);
   const split = (chunks: readonly ReviewChunk[], maxChunks: number) => splitForScopes(chunks, { gather, room, tools: false, commit: null, maxChunks });
   const gather = (chunk: ReviewChunk) => gatherChunkContext(index, changedLinesOf(chunk), { definitions: true, callers: false });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { chunkFiles, renderChunk } from '../../src/review/prepare/chunking.js';
 import { parseUnifiedDiff } from '../../src/review/prepare/diff/parse-unified-diff.js';
-import { buildReviewPrompt, MODE_PROMPTS, modePrompt, OUTPUT_INSTRUCTIONS, promptOverheadTokens, VERIFICATION_PROMPT } from '../../src/review/ask/prompts.js';
+import { buildReviewPrompt, MODE_PROMPTS, modePrompt, OUTPUT_INSTRUCTIONS, promptOverheadTokens, reviewPromptTokens, VERIFICATION_PROMPT } from '../../src/review/ask/prompts.js';
+import { generateSyntheticDiff } from '../helpers/synthetic-diff.js';
 import { countTokens } from '../../src/review/prepare/tokens.js';
 import { applyVerification, buildVerificationPrompt, parseVerificationOutput, withoutVerification } from '../../src/review/answer/verification.js';
 
@@ -90,6 +91,20 @@ describe('review prompts', () => {
     const actual = countTokens(built.system) + countTokens(built.prompt);
     expect(overhead + chunk!.tokens).toBeGreaterThanOrEqual(actual);
     expect(overhead + chunk!.tokens - actual).toBeLessThan(400);
+  });
+
+  it("counts a chunk's prompt from the chunk's own count within a few tokens of the built prompt's, for every chunk of a large diff", () => {
+    const diffFiles = parseUnifiedDiff(generateSyntheticDiff({ files: 60, changedLines: 6_000, seed: 7 })).filter((file) => !file.binary);
+    const chunks = chunkFiles(diffFiles, { tokenBudget: 6_000 });
+    expect(chunks.length).toBeGreaterThan(5);
+    const reviewablePaths = diffFiles.map((file) => file.path);
+    for (const each of chunks) {
+      const input = { mode: 'deep' as const, chunk: each, chunkCount: chunks.length, skipped, reviewablePaths, tools: true, pullRequest: { title: 'Large change', body: 'Many files.' } };
+      const built = buildReviewPrompt(input);
+      const actual = countTokens(built.system) + countTokens(built.prompt);
+      // The room subtracts PROMPT_SLACK (300) besides: a few tokens either way never reach the context's end.
+      expect(Math.abs(reviewPromptTokens(input) - actual)).toBeLessThanOrEqual(20);
+    }
   });
 
   it('gives the same overhead when the counts of the fixed sections are remembered from an earlier review', () => {

@@ -4,10 +4,13 @@ import { fitContext, type FittedContext } from './context-section.js';
 import { PROMPT_SLACK, type BuiltPrompt } from './prompts.js';
 import { toolRoomOf } from './review-tools.js';
 
-/** Tokens a built prompt leaves for context within the model's context length and the output reserve. */
-export function promptRoom(built: BuiltPrompt, contextLength: number, outputReserve: number): number {
-  return contextLength - countTokens(built.system) - countTokens(built.prompt) - outputReserve - PROMPT_SLACK;
+/** Tokens a prompt of `promptTokens` leaves for context within the model's context length and the output reserve. */
+export function promptRoom(promptTokens: number, contextLength: number, outputReserve: number): number {
+  return contextLength - promptTokens - outputReserve - PROMPT_SLACK;
 }
+
+/** A built prompt's tokens, counted whole (the verification's prompt; a chunk's is `reviewPromptTokens`). */
+export const builtPromptTokens = (built: BuiltPrompt) => countTokens(built.system) + countTokens(built.prompt);
 
 /** A chunk's context fitted to the room its prompt leaves; with tools, their answers keep part of it. */
 export function fitChunkContext(blocks: readonly ContextBlock[], room: number, tools: boolean, commit: string | null): FittedContext {

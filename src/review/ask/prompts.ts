@@ -81,6 +81,18 @@ export function promptOverheadTokens(input: Omit<ReviewPromptInput, 'chunk' | 'c
   return sectionTokens(system) + sectionTokens(prompt) + PROMPT_SLACK;
 }
 
+/**
+ * The tokens of a chunk's prompt (`buildReviewPrompt(input)`) without counting its diff again: the
+ * chunk's own count (`chunk.tokens`, its rendered parts counted as chunking cut them) and the other
+ * sections counted one by one, the fixed ones remembered. Within a few tokens of the built prompt's
+ * count; a chunk's room subtracts PROMPT_SLACK besides. Counting each chunk's whole prompt again to
+ * measure its room was 2 s of a 2,000-file pull request's review (209 chunks).
+ */
+export function reviewPromptTokens(input: ReviewPromptInput): number {
+  const { system, prompt } = sections(input, '', false);
+  return sectionTokens(system) + sectionTokens(prompt) + input.chunk.tokens;
+}
+
 /** Tokens for the chunk description and the provider's message framing, which the count does not see. */
 export const PROMPT_SLACK = 300;
 const SEPARATOR = '\n\n';
@@ -108,7 +120,8 @@ function assemble(input: ReviewPromptInput, diff: string): BuiltPrompt {
   return { system: join(system), prompt: join(prompt) };
 }
 
-function sections(input: ReviewPromptInput, diff: string): { system: Section[]; prompt: Section[] } {
+/** `fixedDiffSection`: the diff's section is the same review after review (an empty chunk, sizing the prompt), so its count is remembered. */
+function sections(input: ReviewPromptInput, diff: string, fixedDiffSection = diff === ''): { system: Section[]; prompt: Section[] } {
   // The repository's instructions (its base branch) and the team's learnings come from the
   // maintainers, not from the pull request's author: they belong with the reviewer's instructions.
   const system = [input.settings?.systemPrompt?.trim(), modePrompt(input.mode, input.settings), repositorySection(input)]
@@ -116,8 +129,7 @@ function sections(input: ReviewPromptInput, diff: string): { system: Section[]; 
     .map((text) => ({ text, recurring: true }));
   const prompt: Section[] = [{ text: UNTRUSTED_INPUT_NOTICE, recurring: true }];
   if (input.pullRequest) prompt.push({ text: pullRequestSection(input.pullRequest), recurring: false });
-  // Without its diff (sizing the prompt) the section is the same for every review.
-  prompt.push({ text: diffSection(input, diff), recurring: diff === '' });
+  prompt.push({ text: diffSection(input, diff), recurring: fixedDiffSection });
   if (input.codeContext) prompt.push({ text: input.codeContext.trimEnd(), recurring: false });
   if (input.tools) prompt.push({ text: TOOLS_NOTE, recurring: true });
   const scope = scopeSection(input);

@@ -16,7 +16,7 @@ import { carryOverFindings, withCarried } from '../findings/carry-over.js';
 import { assignFindingIds } from '../findings/fingerprint.js';
 import { finalizeReview, type ChunkReview } from '../findings/merge-reviews.js';
 import { prepareReviewInSlices } from '../prepare/prepare-review.js';
-import { buildReviewPrompt, DEFAULT_MAX_FINDINGS, DEFAULT_OUTPUT_RESERVE, type BuiltPrompt, type PromptSettings } from '../ask/prompts.js';
+import { buildReviewPrompt, DEFAULT_MAX_FINDINGS, DEFAULT_OUTPUT_RESERVE, reviewPromptTokens, type PromptSettings } from '../ask/prompts.js';
 import { reviewChunkBudget } from '../ask/review-budget.js';
 import type { ReviewOutput } from '../answer/review-output.js';
 import { MAX_CHUNKS_SPLIT_FOR_SCOPES } from '../prepare/chunk-budget.js';
@@ -32,7 +32,7 @@ import { changedLinesOf, removalOnlyLinesOf } from '../prepare/chunk-lines.js';
 import { BaseScopes } from '../../code-context/base-scopes.js';
 import type { SnapshotSource } from '../../code-context/snapshot/snapshot-source.js';
 import { reviewTools, type ToolCallRecord } from '../ask/review-tools.js';
-import { fitChunkContext, promptRoom } from '../ask/chunk-context.js';
+import { builtPromptTokens, fitChunkContext, promptRoom } from '../ask/chunk-context.js';
 import { splitForScopes } from '../ask/split-for-scopes.js';
 import { askForReview, askForVerification } from '../ask/model-review.js';
 import { reviewOverview } from './review-overview.js';
@@ -141,7 +141,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     tools: review.mode === 'deep' && code.index !== undefined,
     toolCalls: [],
     commit: headSha,
-    room: (built) => promptRoom(built, contextLength, outputReserve),
+    room: (promptTokens) => promptRoom(promptTokens, contextLength, outputReserve),
   };
   const promptFor = (chunk: ReviewChunk) => ({ ...promptBase, instructions: instructionsFor(chunk.files) });
   // A small diff's chunk whose enclosing scopes do not fit beside it is split again (decisions.md §11).
@@ -149,7 +149,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     keepsContextRoom && code.index
       ? await splitForScopes(chunks, {
           gather: (chunk) => chunkBlocks(deps.log, context, chunk),
-          room: (chunk, chunkCount) => context.room(buildReviewPrompt({ ...promptFor(chunk), chunk, chunkCount, tools: context.tools })),
+          room: (chunk, chunkCount) => context.room(reviewPromptTokens({ ...promptFor(chunk), chunk, chunkCount, tools: context.tools })),
           tools: context.tools,
           commit: headSha,
           maxChunks: MAX_CHUNKS_SPLIT_FOR_SCOPES,
@@ -218,8 +218,8 @@ interface ChunkContext {
   /** Every tool call of the review, in the order made. */
   toolCalls: ToolCallRecord[];
   commit: string;
-  /** Tokens a prompt leaves for context within the model's context length and the output reserve. */
-  room: (built: BuiltPrompt) => number;
+  /** Tokens a prompt of this many tokens leaves for context within the model's context length and the output reserve. */
+  room: (promptTokens: number) => number;
 }
 
 async function reviewChunk(
@@ -234,7 +234,7 @@ async function reviewChunk(
   const bare = buildReviewPrompt({ ...base, chunk, chunkCount, tools: context.tools });
   // Counting the prompt's tokens is the chunk's largest cost before the call: only when something is to fit.
   const toFit = gathered ? gathered.length > 0 : context.index !== undefined;
-  const room = toFit || context.tools ? context.room(bare) : 0;
+  const room = toFit || context.tools ? context.room(reviewPromptTokens({ ...base, chunk, chunkCount, tools: context.tools })) : 0;
   // Gathered for the room the prompt leaves. Deep mode's (tools keep part of it) is not bounded: its
   // verification fits the same blocks to a prompt of its own, unknown until the findings are in.
   const blocks = gathered ?? (context.index ? await chunkBlocks(log, context, chunk, base.mode === 'deep' || context.tools ? undefined : room) : []);
@@ -249,7 +249,7 @@ async function reviewChunk(
     // The first pass is paid for: a verification that fails keeps its findings, marked unverified.
     const input = { findings: review.comments, chunk, settings: base.settings };
     const bareVerification = buildVerificationPrompt(input);
-    const verificationContext = blocks.length > 0 ? fitContext(blocks, context.room(bareVerification), context.commit).section : null;
+    const verificationContext = blocks.length > 0 ? fitContext(blocks, context.room(builtPromptTokens(bareVerification)), context.commit).section : null;
     const verificationPrompt = verificationContext ? buildVerificationPrompt({ ...input, codeContext: verificationContext }) : bareVerification;
     const verified = await askForVerification(choice.meteredAs({ kind: 'verification' }), verificationPrompt).then(
       (verification) => applyVerification(review.comments, verification),
