@@ -10,12 +10,11 @@ import type { CodeSymbol } from '../../src/code-context/outline-types.js';
 import { RepositorySnapshot } from '../../src/code-context/snapshot/repository-snapshot.js';
 import { fitChunkContext, promptRoom } from '../../src/review/ask/chunk-context.js';
 import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE, reviewPromptTokens } from '../../src/review/ask/prompts.js';
-import { reviewChunkBudget } from '../../src/review/ask/review-budget.js';
+import { prepareSizedAsReviewed } from '../../test/helpers/review-sizing.js';
 import { splitForScopes } from '../../src/review/ask/split-for-scopes.js';
 import { MAX_CHUNKS_SPLIT_FOR_SCOPES } from '../../src/review/prepare/chunk-budget.js';
 import { changedLinesOf } from '../../src/review/prepare/chunk-lines.js';
 import type { ReviewChunk } from '../../src/review/prepare/chunking.js';
-import { prepareReview } from '../../src/review/prepare/prepare-review.js';
 import { countTokens } from '../../src/review/prepare/tokens.js';
 import { percentile } from '../lib/stats.js';
 import { report } from '../lib/report.js';
@@ -97,16 +96,8 @@ async function measureCommit(repo: string, commit: string, tallies: Record<Mode,
     for (const mode of ['focused', 'deep'] as const) {
       const tally = tallies[mode];
       const base = { mode, pullRequest: { title: 'commit' } };
-      let keepsContextRoom = false;
       // The review step's chunk budget and splitting (src/review/pipeline/review-step.ts), at 32k.
-      const sizeChunks = reviewChunkBudget(base, { contextLength: CONTEXT_LENGTH, outputReserve: DEFAULT_OUTPUT_RESERVE[mode], mode, level: 'full' });
-      const prepared = prepareReview(diff, {
-        tokenBudget: (filtered) => {
-          const budget = sizeChunks(filtered);
-          keepsContextRoom = budget.keepsContextRoom;
-          return budget.tokens;
-        },
-      });
+      const { prepared, keepsContextRoom } = prepareSizedAsReviewed(diff, base, { contextLength: CONTEXT_LENGTH, outputReserve: DEFAULT_OUTPUT_RESERVE[mode], mode, level: 'full' });
       const reviewablePaths = prepared.reviewable.map((file) => file.path);
       const tools = mode === 'deep';
       const bareOf = (chunk: ReviewChunk, chunkCount: number) => buildReviewPrompt({ ...base, chunk, chunkCount, skipped: prepared.skipped, reviewablePaths, tools });

@@ -7,12 +7,11 @@ import { gatherChunkContext } from '../../src/code-context/gather-context.js';
 import { RepositorySnapshot } from '../../src/code-context/snapshot/repository-snapshot.js';
 import { fitChunkContext, promptRoom, scopesFit } from '../../src/review/ask/chunk-context.js';
 import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE, reviewPromptTokens } from '../../src/review/ask/prompts.js';
-import { reviewChunkBudget } from '../../src/review/ask/review-budget.js';
+import { prepareSizedAsReviewed } from '../helpers/review-sizing.js';
 import { splitForScopes } from '../../src/review/ask/split-for-scopes.js';
 import { MAX_CHUNKS_SPLIT_FOR_SCOPES } from '../../src/review/prepare/chunk-budget.js';
 import { changedLinesOf } from '../../src/review/prepare/chunk-lines.js';
 import { renderChunk, type ReviewChunk } from '../../src/review/prepare/chunking.js';
-import { prepareReview } from '../../src/review/prepare/prepare-review.js';
 import { countTokens } from '../../src/review/prepare/tokens.js';
 import { createGitFixture } from '../helpers/git-fixture.js';
 import { MANY_SCOPES_FUNCTION_START, manyScopesCommits } from '../helpers/many-scopes-fixture.js';
@@ -32,15 +31,7 @@ function reviewOf(commits: Array<Record<string, string>>) {
   const paths = Object.keys(commits[0]!);
   const listed = paths.map((path) => ({ path, size: readFileSync(join(fixture.dir, path)).length }));
   const index = new CodeIndex(new RepositorySnapshot('tarball', fixture.shas.at(-1)!, fixture.dir, listed, undefined));
-  let keepsContextRoom = false;
-  const sizeChunks = reviewChunkBudget(base, { contextLength: CONTEXT_LENGTH, outputReserve: DEFAULT_OUTPUT_RESERVE[mode], mode, level: 'full' });
-  const prepared = prepareReview(diff, {
-    tokenBudget: (filtered) => {
-      const budget = sizeChunks(filtered);
-      keepsContextRoom = budget.keepsContextRoom;
-      return budget.tokens;
-    },
-  });
+  const { prepared, keepsContextRoom } = prepareSizedAsReviewed(diff, base, { contextLength: CONTEXT_LENGTH, outputReserve: DEFAULT_OUTPUT_RESERVE[mode], mode, level: 'full' });
   const reviewablePaths = prepared.reviewable.map((file) => file.path);
   const room = (chunk: ReviewChunk, chunkCount: number) => promptRoom(reviewPromptTokens({ ...base, chunk, chunkCount, skipped: prepared.skipped, reviewablePaths }), CONTEXT_LENGTH, DEFAULT_OUTPUT_RESERVE[mode]);
   const fit = (chunk: ReviewChunk, chunkCount: number, blocks: Parameters<typeof fitChunkContext>[0]) => fitChunkContext(blocks, room(chunk, chunkCount), false, null);
