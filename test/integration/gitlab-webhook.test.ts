@@ -44,6 +44,16 @@ describe('POST /webhook/gitlab', () => {
     return { owner, projectId: project.id, path: project.path, secret: project.hooks.at(-1)!.token!, connectionId: response.json<{ id: string }>().id };
   }
 
+  /** A second account connecting an already connected project with a maintainer's token of its own: the account and its webhook secret. */
+  async function connectedAgain(projectId: number, idBase: number, username: string) {
+    const second = await createAccount(t.app, t.outbox);
+    const member = { id: idBase + counter, username: `${username}${counter}`, name: username.charAt(0).toUpperCase() };
+    gitlab.addMember(projectId, member, ACCESS.maintainer);
+    const connect = await t.app.inject({ method: 'POST', url: '/gitlab/connections', headers: { cookie: second.cookie }, payload: { baseUrl: gitlab.url, project: projectId, token: gitlab.issueToken(member) } });
+    expect(connect.statusCode, connect.body).toBe(201);
+    return { second, secondSecret: gitlab.project(projectId).hooks.at(-1)!.token! };
+  }
+
   function mergeRequestHook(projectId: number, path: string, attributes: Record<string, unknown> = {}, changes: Record<string, unknown> = {}) {
     const hook = fixture('merge-request-hook.json');
     hook.project = { ...hook.project, id: projectId, path_with_namespace: path, web_url: `${gitlab.url}/${path}` };
@@ -135,12 +145,7 @@ describe('POST /webhook/gitlab', () => {
       // Warm: the project's connections are cached.
       expect((await deliver(mergeRequestHook(first.projectId, first.path, { iid: 31 }), first.secret)).statusCode).toBe(200);
 
-      const second = await createAccount(t.app, t.outbox);
-      const member = { id: 8000 + counter, username: `cached${counter}`, name: 'C' };
-      gitlab.addMember(first.projectId, member, ACCESS.maintainer);
-      const connect = await t.app.inject({ method: 'POST', url: '/gitlab/connections', headers: { cookie: second.cookie }, payload: { baseUrl: gitlab.url, project: first.projectId, token: gitlab.issueToken(member) } });
-      expect(connect.statusCode, connect.body).toBe(201);
-      const secondSecret = gitlab.project(first.projectId).hooks.at(-1)!.token!;
+      const { second, secondSecret } = await connectedAgain(first.projectId, 8000, 'cached');
       expect((await deliver(mergeRequestHook(first.projectId, first.path, { iid: 32 }), secondSecret)).statusCode).toBe(200);
       expect(await storedFor(second.id, first.projectId)).toHaveLength(1);
 
@@ -262,12 +267,7 @@ describe('POST /webhook/gitlab', () => {
 
     it('a second user who connects the same project gets records of their own; neither sees the other\'s', async () => {
       const first = await connected();
-      const second = await createAccount(t.app, t.outbox);
-      const member = { id: 7000 + counter, username: `second${counter}`, name: 'S' };
-      gitlab.addMember(first.projectId, member, ACCESS.maintainer);
-      const connect = await t.app.inject({ method: 'POST', url: '/gitlab/connections', headers: { cookie: second.cookie }, payload: { baseUrl: gitlab.url, project: first.projectId, token: gitlab.issueToken(member) } });
-      expect(connect.statusCode, connect.body).toBe(201);
-      const secondSecret = gitlab.project(first.projectId).hooks.at(-1)!.token!;
+      const { second, secondSecret } = await connectedAgain(first.projectId, 7000, 'second');
       const hook = mergeRequestHook(first.projectId, first.path, { iid: 21 });
       expect((await deliver(hook, first.secret)).statusCode).toBe(200);
       expect((await deliver(hook, secondSecret)).statusCode).toBe(200);
