@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { ConfigError } from './config/config-error.js';
 import { loadConfig, type AppConfig } from './config/config.js';
+import { WorkerThread, workersInThread } from './workers/worker-thread.js';
 
 const SHUTDOWN_TIMEOUT_MS = 30_000;
 
@@ -23,8 +24,17 @@ async function main() {
 
   const startedAt = performance.now();
   let app: Awaited<ReturnType<typeof buildApp>>;
+  // ROLE=all on PostgreSQL + Redis: this thread serves the API, a thread of its own runs the workers,
+  // started first so that both start side by side (migrations are applied once, under a lock).
+  const workerThread = workersInThread(config) ? new WorkerThread() : undefined;
+  const threadReady = workerThread?.start();
+  // Awaited once the app is built; a thread failing before that must not count as unhandled.
+  threadReady?.catch(() => undefined);
   try {
-    app = await buildApp({ config });
+    app = await buildApp({ config: workerThread ? { ...config, role: 'api' } : config });
+    workerThread?.logTo(app.log.child({ component: 'worker-thread' }));
+    if (workerThread !== undefined) app.metrics.addPeer(() => workerThread.metrics());
+    await threadReady;
   } catch (error) {
     // A start that cannot succeed says why in one line (a wrong key, a database that refused).
     console.error(error instanceof Error ? error.message : error);
@@ -43,7 +53,7 @@ async function main() {
       app.log.error('shutdown timed out');
       process.exit(1);
     }, SHUTDOWN_TIMEOUT_MS).unref();
-    app.close().then(
+    Promise.all([app.close(), workerThread?.stop()]).then(
       () => {
         clearTimeout(timer);
         process.exit(0);
@@ -58,7 +68,7 @@ async function main() {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   if (config.role !== 'worker') await app.listen({ port: config.port, host: config.host });
-  app.log.info({ role: config.role, readyInMs: Math.round(performance.now() - startedAt) }, 'ready');
+  app.log.info({ role: config.role, workers: workerThread ? 'thread' : config.role === 'api' ? 'none' : 'main', readyInMs: Math.round(performance.now() - startedAt) }, 'ready');
 }
 
 await main();

@@ -3,7 +3,7 @@ import { FakeGitHub } from '../fakes/fake-github.js';
 import { FakeOpenAIChat } from '../fakes/fake-openai-chat.js';
 import { githubEnv, signInWithGitHubOverHttp } from '../helpers/github-login.js';
 import { SAMPLE_DIFF, scriptedReviewer } from '../helpers/review-fixtures.js';
-import { startProcessesApart, type ProcessesApart } from '../helpers/processes-apart.js';
+import { startOneProcess, startProcessesApart, type ProcessesApart } from '../helpers/processes-apart.js';
 import { examplePayload, signedHeaders, WEBHOOK_SECRET } from '../helpers/webhooks.js';
 
 /**
@@ -56,4 +56,61 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)('API
     expect(await api.stop()).toBe(0);
     expect(await worker.stop()).toBe(0);
   }, 60_000);
+});
+
+/**
+ * One `ROLE=all` process on PostgreSQL + Redis: the API on the main thread, the workers in a thread
+ * of their own (src/workers/worker-thread.ts), so reviews never hold the API's event loop.
+ */
+describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)('ROLE=all on PostgreSQL and Redis', () => {
+  const METRICS_TOKEN = 'metrics-token-0123456789';
+
+  it('reviews in its worker thread, counts the thread\'s jobs in /metrics, and shuts down cleanly', { timeout: 90_000 }, async () => {
+    const github = await new FakeGitHub().start();
+    const model = await new FakeOpenAIChat().start();
+    model.reply(scriptedReviewer());
+    const one = await startOneProcess('one-process', {
+      GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      METRICS_TOKEN,
+      ...githubEnv(github),
+      PLATFORM_AI_BASE_URL: model.url,
+      PLATFORM_MODELS: JSON.stringify([{ id: 'platform-a', name: 'A', contextLength: 32_000, inputPrice: 1, outputPrice: 2 }]),
+    });
+    const { server } = one;
+    try {
+      expect(server.output()).toContain('"workers":"thread"');
+      const { githubId, cookie } = await signInWithGitHubOverHttp(server.url!, github);
+      const payload = examplePayload({ authorId: githubId });
+      github.setDiff(payload.repository.full_name, payload.pull_request.number, SAMPLE_DIFF);
+      const body = JSON.stringify(payload);
+      const delivered = await fetch(`${server.url}/webhook`, { method: 'POST', body, headers: await signedHeaders(body, { deliveryId: 'one-process-1' }) });
+      expect(delivered.status).toBe(200);
+
+      await expect
+        .poll(
+          async () => {
+            const response = await fetch(`${server.url}/review/information/${payload.pull_request.id}`, { headers: { cookie } });
+            return ((await response.json()) as Array<{ reviewStatus: string }>)[0]?.reviewStatus;
+          },
+          { timeout: 30_000, interval: 100 },
+        )
+        .toBe('completed');
+      expect(server.output()).toContain('worker thread ready');
+
+      // The review ran in the thread; the API's scrape sums its counts with the main thread's.
+      const scrape = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+      expect(scrape).toMatch(/queue_job_duration_seconds_count\{queue="extractedPrContent",outcome="completed"\} 1\b/);
+      expect(scrape).toMatch(/reviews_finished_total\{outcome="completed",mode="[a-z]+"\} 1\b/);
+      expect(scrape).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/webhook",status="200"\} 1\b/);
+      // The queue depths are read once, by the scraping thread.
+      expect(scrape.match(/^queue_jobs\{queue="extractedPrContent",state="waiting"\}/gm)).toHaveLength(1);
+
+      expect(await server.stop()).toBe(0);
+      expect(server.output()).not.toContain('the worker thread ended');
+    } finally {
+      await one.stop();
+      await model.stop();
+      await github.stop();
+    }
+  });
 });

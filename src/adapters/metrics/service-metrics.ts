@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import { DEFAULT_RETRY_POLICIES, type JobQueue, type QueueCounts, type QueueName } from '../queue/job-queue.js';
 
 /** Every queue the service declares (each has a retry policy), so a new queue is counted without code here. */
@@ -11,6 +11,9 @@ const COUNTED_WEBHOOK_EVENTS = new Set(['pull_request', 'ping', 'installation', 
 
 /** A request that matched no route: its URL is not a label (anyone can send any URL). */
 const UNMATCHED_ROUTE = 'unmatched';
+
+/** Families as prom-client's JSON, as another thread of the process hands them over. */
+export type MetricFamilies = Array<MetricObjectWithValues<MetricValue<string>>>;
 
 /**
  * prom-client's process metrics (CPU, memory, event-loop lag, GC), once per process: they describe
@@ -34,6 +37,8 @@ type HttpChild = ReturnType<Histogram<'method' | 'route' | 'status'>['labels']>;
  */
 export class ServiceMetrics {
   readonly registry = new Registry();
+  /** Other threads of this process that count into families of their own (a `ROLE=all` process's worker thread). */
+  private readonly peers: Array<() => Promise<MetricFamilies>> = [];
 
   private readonly httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -135,9 +140,22 @@ export class ServiceMetrics {
     return this.registry.contentType;
   }
 
-  /** The service's families and the process's, as one exposition. */
-  scrape(): Promise<string> {
-    return Registry.merge([this.registry, processMetrics()]).metrics();
+  /** The service's families and the process's, as one exposition, with what the peers counted added in. */
+  async scrape(): Promise<string> {
+    const own = Registry.merge([this.registry, processMetrics()]);
+    if (this.peers.length === 0) return own.metrics();
+    const peers = await Promise.all(this.peers.map((families) => families()));
+    return AggregatorRegistry.aggregate([await own.getMetricsAsJSON(), ...peers]).metrics();
+  }
+
+  /** Counts of another thread, summed into each scrape. */
+  addPeer(families: () => Promise<MetricFamilies>): void {
+    this.peers.push(families);
+  }
+
+  /** This registry's families for a peer's scrape; the queue depths are read by the scraping side. */
+  async familiesForPeer(): Promise<MetricFamilies> {
+    return (await this.registry.getMetricsAsJSON()).filter((family) => family.name !== 'queue_jobs');
   }
 }
 
