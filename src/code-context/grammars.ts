@@ -16,16 +16,22 @@ export type OutlineCapture = 'symbol' | 'call' | 'type' | 'comment' | 'import';
 
 let runtime: Promise<void> | undefined;
 const grammars = new Map<LanguageId, Promise<Grammar>>();
+/** The load under way: the next one waits for it (see `grammarFor`). */
+let loading: Promise<unknown> = Promise.resolve();
 
 /**
  * One parser per language, its grammar loaded on first use (a grammar's WASM is 0.2–4 MB: a
  * worker that only sees Python never loads the others). Parsing is synchronous, so one parser per
- * language serves every review of the process.
+ * language serves every review of the process. Grammars load one at a time: web-tree-sitter links
+ * each into one shared symbol table, and two loads side by side could each see the other's
+ * half-linked symbols and fail (`bad export type for 'tree_sitter_…_external_scanner_create'`):
+ * a chunk of JavaScript and TypeScript files then had no context at all, one run in two.
  */
 export function grammarFor(language: LanguageId): Promise<Grammar> {
   let grammar = grammars.get(language);
   if (!grammar) {
-    grammar = loadGrammar(language);
+    grammar = loading.then(() => loadGrammar(language));
+    loading = grammar.catch(() => undefined);
     grammars.set(language, grammar);
     // A failed load (a missing file) is not cached: the next review tries again.
     grammar.catch(() => grammars.delete(language));
