@@ -105,7 +105,7 @@ describe('repository snapshots from the code host', () => {
     expect(await snapshot.readFile('missing.py')).toBeNull();
   });
 
-  it('a hostile archive: links, ../ and absolute paths, a binary .py, a 5 MB minified line are skipped or contained', async () => {
+  it('a hostile archive: links, ../ and absolute paths, a binary .py, a 5 MB minified line are skipped or contained; the first entry of a path wins', async () => {
     const top = `octo-hostile-${commit().slice(0, 7)}`;
     const archive = pack();
     archive.entry({ name: `${top}/ok.py` }, 'def ok():\n    return 1\n');
@@ -119,6 +119,9 @@ describe('repository snapshots from the code host', () => {
     archive.entry({ name: `${top}/bundle.min.js` }, 'var a=' + '1+'.repeat(2_500_000) + '1;');
     archive.entry({ name: `${top}/a` }, 'file');
     archive.entry({ name: `${top}/a/b` }, 'under a file');
+    archive.entry({ name: `${top}/d/e.py` }, 'x = 1\n');
+    archive.entry({ name: `${top}/d` }, 'a file named as a folder');
+    archive.entry({ name: `${top}/ok.py` }, 'a second entry of the same path');
     archive.finalize();
     const chunks: Buffer[] = [];
     for await (const chunk of archive) chunks.push(chunk as Buffer);
@@ -127,7 +130,7 @@ describe('repository snapshots from the code host', () => {
 
     const root = join(workspace, 'hostile', 'cache');
     const snapshot = await new SnapshotCache({ root, maxBytes: 64 * 1024 * 1024 }).open(source('octo/hostile'), commit(), ['ok.py']);
-    expect(snapshot.files.map((file) => file.path).sort()).toEqual(['a', 'binary.py', 'linked-dir/through.txt', 'ok.py']);
+    expect(snapshot.files.map((file) => file.path).sort()).toEqual(['a', 'binary.py', 'd/e.py', 'linked-dir/through.txt', 'ok.py']);
     expect(await snapshot.readFile('ok.py')).toContain('def ok');
     expect(await snapshot.readFile('../../escape.txt')).toBeNull();
     expect(await snapshot.readFile('link.py')).toBeNull();
