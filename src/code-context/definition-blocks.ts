@@ -29,7 +29,8 @@ export interface ChangedOutline {
 
 /**
  * The definitions of what the changed lines call or name as types, outside the code already shown:
- * through the file's imports first, then in the same file, then in the repository's symbol index.
+ * through the file's imports first, then in the same file, then in the repository's symbol index
+ * (unless told not to: a large pull request's).
  * Given one changed file at a time, so a chunk's files are outlined only while their scopes and
  * definitions leave room: a name is looked up only while `room` is not full.
  */
@@ -41,6 +42,7 @@ export class DefinitionFinder {
   constructor(
     private readonly index: CodeIndex,
     private readonly room: ContextRoom,
+    private readonly options = { symbolIndex: true },
   ) {}
 
   async add(file: ChangedOutline): Promise<void> {
@@ -49,7 +51,7 @@ export class DefinitionFinder {
     const imported = importedFiles(this.index, file);
     for (const name of used) {
       if (this.names++ >= MAX_NAMES_PER_CHUNK || this.room.full()) return;
-      const found = await findDefinitions(this.index, file, name, imported);
+      const found = await findDefinitions(this.index, file, name, imported, this.options.symbolIndex);
       for (const { path, symbol } of found) {
         const key = `${path}:${symbol.startLine}`;
         if (this.seen.has(key)) continue;
@@ -61,7 +63,7 @@ export class DefinitionFinder {
   }
 }
 
-async function findDefinitions(index: CodeIndex, file: ChangedOutline, name: string, imported: Promise<ImportedFiles>): Promise<Array<{ path: string; symbol: CodeSymbol }>> {
+async function findDefinitions(index: CodeIndex, file: ChangedOutline, name: string, imported: Promise<ImportedFiles>, symbolIndex: boolean): Promise<Array<{ path: string; symbol: CodeSymbol }>> {
   const { byName, modules } = await imported;
   // `import {a} from './x'` names the file; `import x` / Go packages / `use` of a module may hold it.
   for (const candidates of [byName.get(name) ?? [], modules]) {
@@ -74,7 +76,7 @@ async function findDefinitions(index: CodeIndex, file: ChangedOutline, name: str
   }
   const local = definitionsNamed(file.outline, name).filter((symbol) => !file.shown.some(([from, to]) => symbol.startLine >= from && symbol.endLine <= to));
   if (local.length > 0) return local.slice(0, MAX_DEFINITIONS_PER_NAME).map((symbol) => ({ path: file.path, symbol }));
-  if (definitionsNamed(file.outline, name).length > 0) return [];
+  if (definitionsNamed(file.outline, name).length > 0 || !symbolIndex) return [];
   const indexed = (await index.symbolIndex()).definitions.get(name) ?? [];
   const language = languageForPath(file.path);
   const sameLanguage = indexed.filter((entry) => entry.path !== file.path && languageForPath(entry.path) === language);

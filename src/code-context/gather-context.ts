@@ -11,8 +11,13 @@ const UNREADABLE = new Set<OutlineSkipReason>(['binary', 'minified', 'too large'
 /** What a chunk's prompt may hold besides its diff (`.ai-review.yml` `reviews.context`, and the mode). */
 export interface ContextWanted {
   definitions: boolean;
-  /** Deep mode: call sites of the functions the change alters. */
+  /** Deep mode: call sites of the functions the change alters (found through the symbol index). */
   callers: boolean;
+  /**
+   * Definitions may be looked up by name in the repository's symbol index (default true). Not for a
+   * large pull request (decisions.md §11): building the index parses the whole repository.
+   */
+  symbolIndex?: boolean;
 }
 
 /**
@@ -21,20 +26,22 @@ export interface ContextWanted {
  * block's renderings; the prompt picks what fits. `room` (the tokens the prompt leaves for context;
  * omitted, no bound) only saves work that could not reach the prompt: nothing is read below
  * MIN_CONTEXT_ROOM, and the chunk's files are outlined (their definitions looked up, the symbol
- * index built for them) only while the fit of the blocks so far, estimated by length, leaves room.
+ * index built for them) only while the fit of the blocks so far, estimated by length, leaves room
+ * and the scopes gathered do not yet fill the scopes' share (`ContextRoom.scopesTaken`).
  * With ample room the blocks are the same as without a bound.
  */
 export async function gatherChunkContext(index: CodeIndex, files: readonly ChangedFile[], wanted: ContextWanted, room = Number.POSITIVE_INFINITY): Promise<ContextBlock[]> {
   const left = new ContextRoom(room);
   if (left.tooSmall()) return [];
   const scopes: ContextBlock[] = [];
-  const definitions = new DefinitionFinder(index, left);
+  const definitions = new DefinitionFinder(index, left, { symbolIndex: wanted.symbolIndex ?? true });
   const changedFunctions: Array<{ path: string; symbol: CodeSymbol }> = [];
   for (const file of files) {
     if (file.lines.length === 0) continue;
     // Outlining files whose blocks cannot be shown was most of a large pull request's cost: its
-    // chunks are full of diff, and the first files' blocks take the little room left.
-    if (left.full()) break;
+    // chunks are full of diff, and the first files' blocks take the little room left (the scopes of
+    // all 10 files of such a chunk, gathered, shared the part so thinly that none was shown).
+    if (left.full() || left.scopesTaken()) break;
     // The outline's read keeps the file's lines for the scopes (one read, not two).
     const outline = await index.outline(file.path, { keepLines: true });
     const lines = await index.lines(file.path);

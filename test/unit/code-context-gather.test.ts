@@ -97,6 +97,18 @@ describe('definitions of what the changed lines use', () => {
     expect(labels(await gatherChunkContext(java, [{ path: 'src/main/java/shop/Cart.java', lines: [5] }], FULL))).toContain('definition src/main/java/shop/Pricing.java:4-7 definition of Pricing.round');
   });
 
+  it('a large pull request (no symbol index): imports and the changed file still resolve, a name only the index knows does not', async () => {
+    const index = snapshotOf({
+      'src/cart.ts': "import { price } from './price.js';\n\nexport function total(n: number) {\n  return price(n) + shipping(n) + discount(n);\n}\n\nfunction discount(n: number) {\n  return 0;\n}\n",
+      'src/price.ts': 'export function price(n: number) {\n  return n;\n}\n',
+      'src/shipping.ts': 'export function shipping(n: number) {\n  return 5;\n}\n',
+    });
+    const changed = [{ path: 'src/cart.ts', lines: [4] }];
+    const definitions = async (symbolIndex: boolean) => labels(await gatherChunkContext(index, changed, { ...FULL, symbolIndex })).filter((label) => label.startsWith('definition'));
+    expect(await definitions(true)).toEqual(['definition src/price.ts:1-3 definition of price', 'definition src/shipping.ts:1-3 definition of shipping', 'definition src/cart.ts:7-9 definition of discount']);
+    expect(await definitions(false)).toEqual(['definition src/price.ts:1-3 definition of price', 'definition src/cart.ts:7-9 definition of discount']);
+  });
+
   it('deep mode: the call sites of a changed function in other files, with the header of the function they sit in', async () => {
     const index = snapshotOf({
       'lib/math.js': 'function average(values) {\n  return values.reduce((a, b) => a + b, 0) / values.length;\n}\nmodule.exports = { average };\n',

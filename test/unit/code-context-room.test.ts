@@ -83,4 +83,20 @@ describe('code context gathered for the room the prompt leaves', () => {
     // `sum` is defined nowhere in the repository: looking it up would have built the symbol index.
     expect(symbolIndex).not.toHaveBeenCalled();
   });
+
+  it('once the scopes gathered fill their share, later files are not outlined: their scopes could only push one out', async () => {
+    // 30 files each changed throughout a 30-line function (a large pull request's chunk).
+    const body = Array.from({ length: 30 }, (_, at) => `    total += compute(values, ${at})`).join('\n');
+    const extra = Object.fromEntries(Array.from({ length: 30 }, (_, at) => [`pkg/long_${at}.py`, `def long_${at}(values):\n${body}\n    return total\n`]));
+    const changed = Object.keys(extra).map((path) => ({ path, lines: Array.from({ length: 30 }, (_, at) => at + 2) }));
+    const room = 1_200;
+    const { index, reads } = repository(0, extra);
+    // No symbol index (a large pull request's), which would read every file for `compute`.
+    const bounded = fitContext(await gatherChunkContext(index, changed, { ...FOCUSED, symbolIndex: false }, room), room, null);
+    expect(reads().length).toBeLessThan(10);
+    expect(bounded.stats.scopes).toBeGreaterThan(0);
+    // Gathering them all, the 30 scopes share the part and none fits.
+    const all = repository(0, extra);
+    expect(fitContext(await gatherChunkContext(all.index, changed, FOCUSED), room, null).stats.scopes).toBe(0);
+  });
 });

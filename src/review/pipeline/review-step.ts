@@ -106,6 +106,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   const outputReserve = DEFAULT_OUTPUT_RESERVE[review.mode];
   const level: ContextLevel = config.context ?? 'full';
   let keepsContextRoom = false;
+  let large = false;
   const prompt = {
     mode: review.mode,
     settings: settings satisfies PromptSettings | null,
@@ -124,6 +125,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
         throw new UnrecoverableJobError(`The model ${choice.modelId} has a context of ${contextLength} tokens: too small to review this pull request; choose a larger model`);
       }
       keepsContextRoom = budget.keepsContextRoom;
+      large = budget.large;
       return budget.tokens;
     },
   });
@@ -137,7 +139,9 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   const context: ChunkContext = {
     index: code.index,
     base,
-    wanted: { definitions: level === 'full', callers: level === 'full' && review.mode === 'deep' },
+    // A large pull request's context never builds the symbol index (decisions.md §11): definitions
+    // through imports and the changed file, no callers. Deep mode's tools may still build it.
+    wanted: { definitions: level === 'full', callers: level === 'full' && review.mode === 'deep' && !large, symbolIndex: !large },
     tools: review.mode === 'deep' && code.index !== undefined,
     toolCalls: [],
     commit: headSha,

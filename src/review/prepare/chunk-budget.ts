@@ -37,6 +37,11 @@ export interface ChunkBudget {
   withoutContext: number;
   /** The share was kept for the code context: the diff is small enough, the mode and `reviews.context` want it. */
   keepsContextRoom: boolean;
+  /**
+   * The diff is over RESERVED_UP_TO_CHUNKS full chunks: its code context looks names up through
+   * imports and the changed file only, never through the repository's symbol index (decisions.md §11).
+   */
+  large: boolean;
 }
 
 /**
@@ -50,6 +55,7 @@ export function chunkBudget(input: ChunkBudgetInput): ChunkBudget {
   const withoutContext = input.contextLength - input.overhead - input.outputReserve;
   const reserve = input.level === 'none' ? 0 : Math.floor(input.contextLength * CONTEXT_SHARE[input.mode]);
   const diffTokens = input.reviewable.reduce((sum, file) => sum + (file.diffBytes ?? (file.additions + file.deletions) * 40), 0) / BYTES_PER_TOKEN;
-  const keepsContextRoom = reserve > 0 && diffTokens <= withoutContext * RESERVED_UP_TO_CHUNKS;
-  return { tokens: Math.max(MIN_TOKEN_BUDGET, withoutContext - (keepsContextRoom ? reserve : 0)), withoutContext, keepsContextRoom };
+  const large = diffTokens > withoutContext * RESERVED_UP_TO_CHUNKS;
+  const keepsContextRoom = reserve > 0 && !large;
+  return { tokens: Math.max(MIN_TOKEN_BUDGET, withoutContext - (keepsContextRoom ? reserve : 0)), withoutContext, keepsContextRoom, large };
 }
