@@ -1,10 +1,11 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { sourceUrl, startSourceWorker } from '../lib/source-worker.js';
 import { outlineFile } from './outline-file.js';
 import type { OutlineResult } from './outline-types.js';
 import type { OutlineReply, OutlineRequest } from './outline-worker.js';
 
-const ENTRY = new URL('./outline-worker-entry.js', import.meta.url);
+const WORKER_MAIN = sourceUrl('./outline-worker', import.meta.url);
 
 interface PoolWorker {
   worker: Worker;
@@ -25,6 +26,11 @@ export class OutlinePool {
   private broken = false;
 
   constructor(private readonly size: number) {}
+
+  /** Workers outlining for the pool (0 once one has failed: files are then outlined in process). */
+  get running(): number {
+    return this.broken ? 0 : this.workers.length;
+  }
 
   async outline(path: string, text: string): Promise<OutlineResult> {
     if (this.broken || this.size === 0) return outlineFile(path, text);
@@ -68,7 +74,7 @@ export class OutlinePool {
   }
 
   private start(): PoolWorker {
-    const worker = new Worker(ENTRY);
+    const worker = startSourceWorker(WORKER_MAIN);
     // Idle workers do not keep the process alive.
     worker.unref();
     const entry: PoolWorker = { worker, pending: new Map() };

@@ -1,13 +1,14 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { MetricFamilies } from '../adapters/metrics/service-metrics.js';
 import type { AppConfig } from '../config/config.js';
 import type { Logger } from '../lib/logger.js';
+import { sourceUrl, startSourceWorker } from '../lib/source-worker.js';
 
 /** Between the process's main thread and its worker thread. */
 export type ToThread = { type: 'stop' } | { type: 'metrics'; id: number };
 export type FromThread = { type: 'ready' } | { type: 'metrics'; id: number; families: MetricFamilies };
 
-const THREAD_MAIN = new URL(`./worker-thread-main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
+const THREAD_MAIN = sourceUrl('./worker-thread-main', import.meta.url);
 /** A thread that ends by itself is started again after this, doubling up to the maximum. */
 const RESTART_MS = 1_000;
 const MAX_RESTART_MS = 30_000;
@@ -54,7 +55,7 @@ export class WorkerThread {
   }
 
   private spawn(ready?: () => void, failed?: (error: Error) => void): void {
-    const worker = spawnThread();
+    const worker = startSourceWorker(THREAD_MAIN);
     let started = false;
     let lastError: Error | undefined;
     this.worker = worker;
@@ -109,14 +110,4 @@ export class WorkerThread {
     worker.postMessage({ type: 'stop' } satisfies ToThread);
     await ended;
   }
-}
-
-/**
- * The thread runs the sources as the process does: from TypeScript through tsx (`npm start`), whose
- * loader a worker thread does not inherit, so it registers it first; or from compiled JavaScript.
- */
-function spawnThread(): Worker {
-  if (!THREAD_MAIN.pathname.endsWith('.ts')) return new Worker(THREAD_MAIN);
-  const bootstrap = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(THREAD_MAIN.href)}); })`;
-  return new Worker(bootstrap, { eval: true });
 }

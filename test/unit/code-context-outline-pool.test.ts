@@ -15,5 +15,7 @@ describe('outlines in worker threads', () => {
     const pooled = await Promise.all(files.map((file) => pool.outline(file.path, file.text)));
     for (const [at, file] of files.entries()) expect(pooled[at], file.path).toEqual(await outlineFile(file.path, file.text));
     expect(await pool.outline('data.bin.py', 'x\0y')).toEqual({ ok: false, reason: 'binary' });
+    // Outlined by the workers, not by the in-process fallback.
+    expect(pool.running).toBe(2);
   });
 });
