@@ -5,6 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export interface MatchOptions {
   subject?: string;
   timeoutMs?: number;
+  /** Emails already there (`mark()`): only a newer one matches, so an earlier code is never taken for the one just asked for. */
+  since?: ReadonlySet<string>;
 }
 
 export interface OutboxEmail {
@@ -30,14 +32,19 @@ export class Outbox {
     );
   }
 
+  /** The emails there now, for `since`. */
+  async mark(): Promise<ReadonlySet<string>> {
+    return new Set((await this.all()).map((email) => email.file));
+  }
+
   /**
    * The newest email to `to`, with `subject` if given, waiting for it up to `timeoutMs` (some are
    * sent after the response).
    */
-  async latest(to: string, { subject, timeoutMs = 5_000 }: MatchOptions = {}): Promise<OutboxEmail> {
+  async latest(to: string, { subject, timeoutMs = 5_000, since }: MatchOptions = {}): Promise<OutboxEmail> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = (await this.all()).filter((email) => email.to === to && (subject === undefined || email.subject === subject)).at(-1);
+      const found = (await this.all()).filter((email) => email.to === to && (subject === undefined || email.subject === subject) && !since?.has(email.file)).at(-1);
       if (found) return found;
       if (Date.now() > deadline) throw new Error(`no email to ${to}${subject ? ` about "${subject}"` : ''} in ${this.directory}`);
       await sleep(25);
