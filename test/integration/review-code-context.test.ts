@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { pack } from 'tar-stream';
@@ -263,8 +263,12 @@ describe('the code around the change in the prompt (decisions.md §11)', () => {
     expect(review.context).toMatchObject({ scopes: 1, definitions: 1, snapshot: 'tarball' });
     const snapshots = world.t.config.reviewSnapshot.dir;
     const dataDir = dirname(snapshots);
-    const commitFolder = join(snapshots, new URL(world.github.url).host.replace(':', '_'), repository.full_name, head, 'tree');
-    expect(readdirSync(join(commitFolder, 'shop')).sort()).toEqual(['__init__.py', 'cart.py', 'native.py', 'pricing.py']);
+    const commitFolder = join(snapshots, new URL(world.github.url).host.replace(':', '_'), repository.full_name, head);
+    // The files' bytes are in one pack: no path of the archive named a file on disk.
+    expect(readdirSync(commitFolder).sort()).toEqual(['meta.json', 'tree', 'tree.pack']);
+    expect(readdirSync(join(commitFolder, 'tree'))).toEqual([]);
+    const kept = (JSON.parse(readFileSync(join(commitFolder, 'meta.json'), 'utf8')) as { files: Array<{ path: string }> }).files.map((file) => file.path);
+    expect(kept.filter((path) => path.startsWith('shop/')).sort()).toEqual(['shop/__init__.py', 'shop/cart.py', 'shop/native.py', 'shop/pricing.py']);
     for (const outside of [join(snapshots, 'escaped.py'), join(dataDir, 'escaped.py'), join(dataDir, '..', 'escaped.py')]) expect(existsSync(outside)).toBe(false);
   });
 });

@@ -132,6 +132,12 @@ describe('repository snapshots from the code host', () => {
     const snapshot = await new SnapshotCache({ root, maxBytes: 64 * 1024 * 1024 }).open(source('octo/hostile'), commit(), ['ok.py']);
     expect(snapshot.files.map((file) => file.path).sort()).toEqual(['a', 'binary.py', 'd/e.py', 'linked-dir/through.txt', 'ok.py']);
     expect(await snapshot.readFile('ok.py')).toContain('def ok');
+    expect(await snapshot.readFile('a')).toBe('file');
+    expect(await snapshot.readFile('d/e.py')).toBe('x = 1\n');
+    // One pack of the files' bytes: no path of the archive named a file on disk.
+    const commitFolder = join(root, new URL(github.url).host.replace(':', '_'), 'octo', 'hostile', commit());
+    expect(readdirSync(commitFolder).sort()).toEqual(['meta.json', 'tree', 'tree.pack']);
+    expect(readdirSync(join(commitFolder, 'tree'))).toEqual([]);
     expect(await snapshot.readFile('../../escape.txt')).toBeNull();
     expect(await snapshot.readFile('link.py')).toBeNull();
     expect(existsSync(join(workspace, 'hostile', 'escape.txt'))).toBe(false);

@@ -1,48 +1,66 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PathIndex } from '../resolve-imports.js';
 import { safeRepositoryPath } from './snapshot-paths.js';
 import type { SnapshotSource } from './snapshot-source.js';
 import type { SnapshotFile } from './unpack-archive.js';
 
-/** `tarball`: every file of the commit is on disk; `files`: only those read so far, the rest on demand. */
+/** `tarball`: every file of the commit is on disk (in its pack); `files`: only those read so far, the rest on demand. */
 export type SnapshotMode = 'tarball' | 'files';
 
 /**
- * The code of one commit, in a folder of the snapshot cache. Reads never leave the folder (paths go
- * through `safeRepositoryPath`), and a file the snapshot does not hold reads as null.
+ * The code of one commit, in a folder of the snapshot cache: built from the archive, one pack of the
+ * files' bytes (`…/<commit>/tree.pack`, each file's place in `files`); read file by file, a tree
+ * (`…/<commit>/tree/…`). Reads never leave the folder (paths go through `safeRepositoryPath` and
+ * must be listed), and a file the snapshot does not hold reads as null.
  */
 export class RepositorySnapshot {
   readonly index: PathIndex;
-  private readonly sizes: Map<string, number>;
+  private readonly listed: Map<string, SnapshotFile>;
 
   constructor(
     readonly mode: SnapshotMode,
     readonly commit: string,
-    /** The folder holding the files (`…/<commit>/tree`). */
+    /** The folder holding the files read one by one (`…/<commit>/tree`). */
     private readonly folder: string,
     readonly files: readonly SnapshotFile[],
     private readonly fetchMissing: { source: SnapshotSource; maxFileBytes: number } | undefined,
+    /** The pack of a snapshot built from the archive (its files carry their offsets). */
+    private readonly pack?: string,
   ) {
     this.index = new PathIndex(files.map((file) => file.path));
-    this.sizes = new Map(files.map((file) => [file.path, file.size]));
+    this.listed = new Map(files.map((file) => [file.path, file]));
   }
 
   /** A file's text at the commit; null when absent, unsafe, too large, or when it cannot be read. */
   async readFile(path: string): Promise<string | null> {
     const safe = safeRepositoryPath(path);
-    if (safe === undefined || !this.sizes.has(safe)) return null;
+    const file = safe === undefined ? undefined : this.listed.get(safe);
+    if (safe === undefined || file === undefined) return null;
+    if (this.pack !== undefined && file.offset !== undefined) return readRange(this.pack, file.offset, file.size).catch(() => null);
     try {
       return await readFile(join(this.folder, safe), 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !this.fetchMissing) return null;
     }
     const { source, maxFileBytes } = this.fetchMissing;
-    if ((this.sizes.get(safe) ?? 0) > maxFileBytes) return null;
+    if (file.size > maxFileBytes) return null;
     const text = await source.readFile(this.commit, safe);
     if (text !== null) await writeAtomically(join(this.folder, safe), text);
     return text;
+  }
+}
+
+/** `size` bytes of the pack from `offset`, as text. */
+async function readRange(pack: string, offset: number, size: number): Promise<string> {
+  const handle = await open(pack, 'r');
+  try {
+    const bytes = Buffer.allocUnsafe(size);
+    const { bytesRead } = await handle.read(bytes, 0, size, offset);
+    return bytes.toString('utf8', 0, bytesRead);
+  } finally {
+    await handle.close();
   }
 }
 

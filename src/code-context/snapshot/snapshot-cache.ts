@@ -44,10 +44,13 @@ const SWEEP_EVERY_MS = 60_000;
  */
 const FAILED_BUILD_MEMORY_MS = 60_000;
 const MAX_REMEMBERED_FAILURES = 1_000;
+/** A snapshot built from the archive keeps its files' bytes in this one file (see `unpackArchive`). */
+const PACK = 'tree.pack';
 
 /**
  * Repository snapshots on disk, one folder per host, repository and commit:
- * `<root>/<host>/<owner>/<name>/<commit>/{meta.json,tree/…}`. A snapshot is built in
+ * `<root>/<host>/<owner>/<name>/<commit>/{meta.json,tree.pack}` (from the archive) or
+ * `{meta.json,tree/…}` (file by file). A snapshot is built in
  * `<root>/.tmp/` and renamed into place when complete, so workers on several machines sharing the
  * folder (or each with its own) may build the same one at once: the first rename wins, the others
  * drop theirs. Eviction: a snapshot unused for 24 hours is deleted, and the least recently used go
@@ -117,7 +120,7 @@ export class SnapshotCache {
 
   private snapshotOf(meta: SnapshotMeta, folder: string, source: SnapshotSource): RepositorySnapshot {
     const fetchMissing = meta.mode === 'files' ? { source, maxFileBytes: this.maxFileBytes } : undefined;
-    return new RepositorySnapshot(meta.mode, meta.commit, join(folder, 'tree'), meta.files, fetchMissing);
+    return new RepositorySnapshot(meta.mode, meta.commit, join(folder, 'tree'), meta.files, fetchMissing, meta.mode === 'tarball' ? join(folder, PACK) : undefined);
   }
 
   private async build(source: SnapshotSource, commit: string, folder: string): Promise<RepositorySnapshot> {
@@ -130,12 +133,11 @@ export class SnapshotCache {
       let meta: SnapshotMeta | undefined;
       if (!listing.truncated && listed <= this.options.maxBytes) {
         try {
-          const { files } = await unpackArchive(await source.archive(commit), join(temporary, 'tree'), { maxBytes: this.options.maxBytes, maxFileBytes: this.maxFileBytes });
+          const { files } = await unpackArchive(await source.archive(commit), join(temporary, PACK), { maxBytes: this.options.maxBytes, maxFileBytes: this.maxFileBytes });
           meta = { mode: 'tarball', commit, repository: source.repository, bytes: files.reduce((sum, file) => sum + file.size, 0), files };
         } catch (error) {
           if (!(error instanceof ArchiveTooLargeError)) throw error;
-          await rm(join(temporary, 'tree'), { recursive: true, force: true });
-          await mkdir(join(temporary, 'tree'));
+          await rm(join(temporary, PACK), { force: true });
         }
       }
       meta ??= { mode: 'files', commit, repository: source.repository, bytes: 0, files: listing.files.filter((file) => file.size <= this.maxFileBytes) };
