@@ -235,7 +235,6 @@ async function reviewChunk(
   context: ChunkContext,
   gathered?: ContextBlock[],
 ): Promise<ChunkReview & { context: ContextStats; shown: ShownBlock[] }> {
-  const bare = buildReviewPrompt({ ...base, chunk, chunkCount, tools: context.tools });
   // Counting the prompt's tokens is the chunk's largest cost before the call: only when something is to fit.
   const toFit = gathered ? gathered.length > 0 : context.index !== undefined;
   const room = toFit || context.tools ? context.room(reviewPromptTokens({ ...base, chunk, chunkCount, tools: context.tools })) : 0;
@@ -244,7 +243,8 @@ async function reviewChunk(
   const blocks = gathered ?? (context.index ? await chunkBlocks(log, context, chunk, base.mode === 'deep' || context.tools ? undefined : room) : []);
   // With tools, room is kept for their answers, which join the request as it goes on.
   const fitted = blocks.length > 0 ? fitChunkContext(blocks, room, context.tools, context.commit) : { section: null, stats: NO_CONTEXT, shown: [] };
-  const prompt = fitted.section ? buildReviewPrompt({ ...base, chunk, chunkCount, codeContext: fitted.section, tools: context.tools }) : bare;
+  // Built once, with the context when some fitted (a 2,000-file pull request built every prompt twice).
+  const prompt = buildReviewPrompt({ ...base, chunk, chunkCount, tools: context.tools, ...(fitted.section ? { codeContext: fitted.section } : {}) });
   const tools = context.tools && context.index ? reviewTools(context.index, chunk.index, room - fitted.stats.tokens, context.toolCalls) : undefined;
   const withoutTools = tools ? buildReviewPrompt({ ...base, chunk, chunkCount, codeContext: fitted.section }) : undefined;
   let review = await askForReview(choice.model, prompt, { tools, withoutTools });
