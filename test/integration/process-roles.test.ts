@@ -35,23 +35,7 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)('API
   it('the worker reviews what the API accepted, and both shut down cleanly', async () => {
     const { api, worker } = apart;
     expect(worker.url).toBeUndefined();
-    const { githubId, cookie } = await signInWithGitHubOverHttp(api.url!, github);
-
-    const payload = examplePayload({ authorId: githubId });
-    github.setDiff(payload.repository.full_name, payload.pull_request.number, SAMPLE_DIFF);
-    const body = JSON.stringify(payload);
-    const delivered = await fetch(`${api.url}/webhook`, { method: 'POST', body, headers: await signedHeaders(body, { deliveryId: 'roles-1' }) });
-    expect(delivered.status).toBe(200);
-
-    await expect
-      .poll(
-        async () => {
-          const response = await fetch(`${api.url}/review/information/${payload.pull_request.id}`, { headers: { cookie } });
-          return ((await response.json()) as Array<{ reviewStatus: string }>)[0]?.reviewStatus;
-        },
-        { timeout: 30_000, interval: 100 },
-      )
-      .toBe('completed');
+    await reviewedOverHttp(api.url!, github, 'roles-1');
     expect(worker.output()).not.toContain('Server listening');
     expect(await api.stop()).toBe(0);
     expect(await worker.stop()).toBe(0);
@@ -79,22 +63,7 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)('ROL
     const { server } = one;
     try {
       expect(server.output()).toContain('"workers":"thread"');
-      const { githubId, cookie } = await signInWithGitHubOverHttp(server.url!, github);
-      const payload = examplePayload({ authorId: githubId });
-      github.setDiff(payload.repository.full_name, payload.pull_request.number, SAMPLE_DIFF);
-      const body = JSON.stringify(payload);
-      const delivered = await fetch(`${server.url}/webhook`, { method: 'POST', body, headers: await signedHeaders(body, { deliveryId: 'one-process-1' }) });
-      expect(delivered.status).toBe(200);
-
-      await expect
-        .poll(
-          async () => {
-            const response = await fetch(`${server.url}/review/information/${payload.pull_request.id}`, { headers: { cookie } });
-            return ((await response.json()) as Array<{ reviewStatus: string }>)[0]?.reviewStatus;
-          },
-          { timeout: 30_000, interval: 100 },
-        )
-        .toBe('completed');
+      await reviewedOverHttp(server.url!, github, 'one-process-1');
       expect(server.output()).toContain('worker thread ready');
 
       // The review ran in the thread; the API's scrape sums its counts with the main thread's.
@@ -114,3 +83,22 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)('ROL
     }
   });
 });
+
+/** Signs the author in, delivers a signed pull request to `url` and waits until its review has completed. */
+async function reviewedOverHttp(url: string, github: FakeGitHub, deliveryId: string): Promise<void> {
+  const { githubId, cookie } = await signInWithGitHubOverHttp(url, github);
+  const payload = examplePayload({ authorId: githubId });
+  github.setDiff(payload.repository.full_name, payload.pull_request.number, SAMPLE_DIFF);
+  const body = JSON.stringify(payload);
+  const delivered = await fetch(`${url}/webhook`, { method: 'POST', body, headers: await signedHeaders(body, { deliveryId }) });
+  expect(delivered.status).toBe(200);
+  await expect
+    .poll(
+      async () => {
+        const response = await fetch(`${url}/review/information/${payload.pull_request.id}`, { headers: { cookie } });
+        return ((await response.json()) as Array<{ reviewStatus: string }>)[0]?.reviewStatus;
+      },
+      { timeout: 30_000, interval: 100 },
+    )
+    .toBe('completed');
+}

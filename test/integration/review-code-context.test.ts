@@ -265,8 +265,7 @@ describe('the code around the change in the prompt (decisions.md §11)', () => {
     const dataDir = dirname(snapshots);
     const commitFolder = join(snapshots, new URL(world.github.url).host.replace(':', '_'), repository.full_name, head);
     // The files' bytes are in one pack: no path of the archive named a file on disk.
-    expect(readdirSync(commitFolder).sort()).toEqual(['meta.json', 'tree', 'tree.pack']);
-    expect(readdirSync(join(commitFolder, 'tree'))).toEqual([]);
+    expect(readdirSync(commitFolder).sort()).toEqual(['meta.json', 'tree.pack']);
     const kept = (JSON.parse(readFileSync(join(commitFolder, 'meta.json'), 'utf8')) as { files: Array<{ path: string }> }).files.map((file) => file.path);
     expect(kept.filter((path) => path.startsWith('shop/')).sort()).toEqual(['shop/__init__.py', 'shop/cart.py', 'shop/native.py', 'shop/pricing.py']);
     for (const outside of [join(snapshots, 'escaped.py'), join(dataDir, 'escaped.py'), join(dataDir, '..', 'escaped.py')]) expect(existsSync(outside)).toBe(false);

@@ -128,7 +128,8 @@ export class SnapshotCache {
     const listing = await source.listFiles(commit);
     const listed = listing.files.reduce((sum, file) => sum + Math.min(file.size, this.maxFileBytes), 0);
     const temporary = join(this.options.root, '.tmp', randomUUID());
-    await mkdir(join(temporary, 'tree'), { recursive: true });
+    // `tree/` is created by the first file read one by one (`files` mode); from the archive, only the pack.
+    await mkdir(temporary, { recursive: true });
     try {
       let meta: SnapshotMeta | undefined;
       if (!listing.truncated && listed <= this.options.maxBytes) {
