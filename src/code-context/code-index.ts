@@ -1,7 +1,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { languageForPath } from './language-specs.js';
 import { splitLines } from './outline-file.js';
-import { outlinePool } from './outline-pool.js';
+import { codeWorkers } from './code-workers.js';
 import type { CodeSymbol, OutlineResult } from './outline-types.js';
 import type { RepositorySnapshot } from './snapshot/repository-snapshot.js';
 
@@ -85,7 +85,7 @@ export class CodeIndex {
       outline = this.snapshot.readFile(path).then((text) => {
         if (text === null) return null;
         if (keepLines && !this.texts.has(path)) this.keepLines(path, text);
-        return outlinePool.outline(path, text);
+        return codeWorkers.outline(path, text);
       });
       this.outlines.set(path, outline);
     }

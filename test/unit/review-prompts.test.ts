@@ -107,6 +107,15 @@ describe('review prompts', () => {
     }
   });
 
+  it('lists the first hundred files reviewed in other parts and counts the rest', () => {
+    const reviewablePaths = Array.from({ length: 150 }, (_, at) => `src/file-${at}.ts`);
+    const own = { ...chunk!, files: ['src/file-3.ts', 'src/file-120.ts'] };
+    const built = buildReviewPrompt({ mode: 'focused', chunk: own, chunkCount: 2, reviewablePaths });
+    const others = reviewablePaths.filter((path) => !own.files.includes(path));
+    expect(built.prompt).toContain(`# Other files\nAlso changed in this pull request, reviewed in other parts: ${others.slice(0, 100).join(', ')} and 48 more.`);
+    expect(built.prompt).not.toContain('src/file-3.ts,');
+  });
+
   it('gives the same overhead when the counts of the fixed sections are remembered from an earlier review', () => {
     const input = { mode: 'deep' as const, chunkCount: 3, skipped, reviewablePaths: ['src/user.ts'], settings: { systemPrompt: 'House rules.' }, learnings: ['Logging ids is fine here.'] };
     const first = promptOverheadTokens(input);

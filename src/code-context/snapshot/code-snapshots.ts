@@ -1,5 +1,5 @@
 import { type CodeIndex, CodeIndexCache } from '../code-index.js';
-import { outlinePool } from '../outline-pool.js';
+import { codeWorkers } from '../code-workers.js';
 import type { SnapshotCache } from './snapshot-cache.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
@@ -14,8 +14,8 @@ export class CodeSnapshots {
   constructor(private readonly cache: SnapshotCache) {}
 
   async open(source: SnapshotSource, commit: string, changedPaths: readonly string[]): Promise<CodeIndex> {
-    // The outline workers start while the snapshot downloads (the review's prefetch opens it first).
-    outlinePool.warm();
+    // The code workers start while the snapshot downloads (the review's prefetch opens it first).
+    codeWorkers.warm();
     const snapshot = await this.cache.open(source, commit, changedPaths);
     return this.indexes.for(`${source.host}/${source.repository}@${commit.toLowerCase()}`, snapshot);
   }

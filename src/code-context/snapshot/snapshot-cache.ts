@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
+import { codeWorkers } from '../code-workers.js';
 import { outlineFile } from '../outline-file.js';
 import { resolveImport } from '../resolve-imports.js';
 import { RepositorySnapshot, writeAtomically, type SnapshotMode } from './repository-snapshot.js';
 import type { SnapshotSource } from './snapshot-source.js';
-import { ArchiveTooLargeError, unpackArchive, type SnapshotFile } from './unpack-archive.js';
+import { ArchiveTooLargeError, type SnapshotFile } from './unpack-archive.js';
 
 export interface SnapshotCacheOptions {
   /** The cache folder (`REVIEW_SNAPSHOT_DIR`, default `DATA_DIR/snapshots`). */
@@ -134,7 +135,7 @@ export class SnapshotCache {
       let meta: SnapshotMeta | undefined;
       if (!listing.truncated && listed <= this.options.maxBytes) {
         try {
-          const { files } = await unpackArchive(await source.archive(commit), join(temporary, PACK), { maxBytes: this.options.maxBytes, maxFileBytes: this.maxFileBytes });
+          const { files } = await codeWorkers.unpack(await source.archive(commit), join(temporary, PACK), { maxBytes: this.options.maxBytes, maxFileBytes: this.maxFileBytes });
           meta = { mode: 'tarball', commit, repository: source.repository, bytes: files.reduce((sum, file) => sum + file.size, 0), files };
         } catch (error) {
           if (!(error instanceof ArchiveTooLargeError)) throw error;

@@ -19,6 +19,12 @@ export interface UnpackLimits {
   maxFileBytes: number;
 }
 
+export interface UnpackResult {
+  files: SnapshotFile[];
+  /** Regular files left out (over the size limit, outside the repository, a path taken). */
+  skipped: number;
+}
+
 export class ArchiveTooLargeError extends Error {
   override name = 'ArchiveTooLargeError';
 }
@@ -37,7 +43,7 @@ export class ArchiveTooLargeError extends Error {
  * disk, so none can lead outside the cache. Each file is appended with a synchronous write (at most
  * `maxFileBytes`, to the page cache).
  */
-export async function unpackArchive(archive: ReadableStream<Uint8Array>, pack: string, limits: UnpackLimits): Promise<{ files: SnapshotFile[]; skipped: number }> {
+export async function unpackArchive(archive: ReadableStream<Uint8Array>, pack: string, limits: UnpackLimits): Promise<UnpackResult> {
   const files: SnapshotFile[] = [];
   let skipped = 0;
   let total = 0;

@@ -89,7 +89,7 @@ export function promptOverheadTokens(input: Omit<ReviewPromptInput, 'chunk' | 'c
  * measure its room was 2 s of a 2,000-file pull request's review (209 chunks).
  */
 export function reviewPromptTokens(input: ReviewPromptInput): number {
-  const { system, prompt } = sections(input, '', false);
+  const { system, prompt } = sections(input, '');
   return sectionTokens(system) + sectionTokens(prompt) + input.chunk.tokens;
 }
 
@@ -97,44 +97,54 @@ export function reviewPromptTokens(input: ReviewPromptInput): number {
 export const PROMPT_SLACK = 300;
 const SEPARATOR = '\n\n';
 
-/** A part of a prompt; `recurring` when the same text comes back review after review (its count is remembered). */
-interface Section {
+/**
+ * A part of a prompt: pieces joined as they are. A piece is `recurring` when the same text comes back
+ * chunk after chunk and review after review (its count is remembered); the others are counted each
+ * time. Counting the pieces apart keeps a chunk's varying words (its part number, the count of other
+ * files) from making a long fixed text new: the list of the other files, 2,000 tokens for a large
+ * pull request, was counted again for every chunk.
+ */
+type Section = readonly Piece[];
+
+interface Piece {
   text: string;
   recurring: boolean;
 }
 
+const fixed = (text: string): Section => [{ text, recurring: true }];
+const varying = (text: string): Section => [{ text, recurring: false }];
+
 /**
- * The sections counted one by one, and each separator as a token: within a few tokens of the
- * joined text's count (a section's closing punctuation may merge with the newlines after it when
- * joined, so the parts counted apart are, if anything, more), and PROMPT_SLACK covers those.
+ * The sections and their pieces counted one by one, and each separator as a token: within a few
+ * tokens of the joined text's count (a part's closing punctuation may merge with what follows it
+ * when joined, so the parts counted apart are, if anything, more), and PROMPT_SLACK covers those.
  */
-function sectionTokens(parts: readonly Section[]): number {
-  let tokens = Math.max(0, parts.length - 1);
-  for (const { text, recurring } of parts) tokens += recurring ? countRecurringTokens(text) : countTokens(text);
+function sectionTokens(sections: readonly Section[]): number {
+  let tokens = Math.max(0, sections.length - 1);
+  for (const section of sections) for (const { text, recurring } of section) tokens += recurring ? countRecurringTokens(text) : countTokens(text);
   return tokens;
 }
 
 function assemble(input: ReviewPromptInput, diff: string): BuiltPrompt {
   const { system, prompt } = sections(input, diff);
-  const join = (parts: readonly Section[]) => parts.map((part) => part.text).join(SEPARATOR);
+  const join = (sections: readonly Section[]) => sections.map((section) => section.map((piece) => piece.text).join('')).join(SEPARATOR);
   return { system: join(system), prompt: join(prompt) };
 }
 
-/** `fixedDiffSection`: the diff's section is the same review after review (an empty chunk, sizing the prompt), so its count is remembered. */
-function sections(input: ReviewPromptInput, diff: string, fixedDiffSection = diff === ''): { system: Section[]; prompt: Section[] } {
+function sections(input: ReviewPromptInput, diff: string): { system: Section[]; prompt: Section[] } {
   // The repository's instructions (its base branch) and the team's learnings come from the
   // maintainers, not from the pull request's author: they belong with the reviewer's instructions.
   const system = [input.settings?.systemPrompt?.trim(), modePrompt(input.mode, input.settings), repositorySection(input)]
     .filter((text): text is string => Boolean(text))
-    .map((text) => ({ text, recurring: true }));
-  const prompt: Section[] = [{ text: UNTRUSTED_INPUT_NOTICE, recurring: true }];
-  if (input.pullRequest) prompt.push({ text: pullRequestSection(input.pullRequest), recurring: false });
-  prompt.push({ text: diffSection(input, diff), recurring: fixedDiffSection });
-  if (input.codeContext) prompt.push({ text: input.codeContext.trimEnd(), recurring: false });
-  if (input.tools) prompt.push({ text: TOOLS_NOTE, recurring: true });
+    .map(fixed);
+  const prompt: Section[] = [fixed(UNTRUSTED_INPUT_NOTICE)];
+  if (input.pullRequest) prompt.push(varying(pullRequestSection(input.pullRequest)));
+  prompt.push(diffSection(input, diff));
+  if (input.codeContext) prompt.push(varying(input.codeContext.trimEnd()));
+  if (input.tools) prompt.push(fixed(TOOLS_NOTE));
   const scope = scopeSection(input);
-  if (scope) prompt.push({ text: scope, recurring: false });
-  prompt.push({ text: `# How to answer\n${OUTPUT_INSTRUCTIONS}`, recurring: true });
+  if (scope) prompt.push(scope);
+  prompt.push(fixed(`# How to answer\n${OUTPUT_INSTRUCTIONS}`));
   return { system, prompt };
 }
 
@@ -158,28 +168,55 @@ function pullRequestSection(pullRequest: PullRequestContext): string {
   return lines.join('\n');
 }
 
-function diffSection(input: ReviewPromptInput, diff: string): string {
+function diffSection(input: ReviewPromptInput, diff: string): Section {
   const part =
     input.chunkCount > 1
       ? `This is part ${input.chunk.index + 1} of ${input.chunkCount} of the diff (${input.chunk.description}). The other parts are reviewed separately: do not report something as missing or undefined because it is not in this part.\n`
       : '';
-  return `# Diff\n${part}${DIFF_FORMAT_GUIDE}\n\n<diff>\n${diff}</diff>`;
+  return [
+    { text: '# Diff\n', recurring: true },
+    { text: part, recurring: false },
+    { text: `${DIFF_FORMAT_GUIDE}\n\n<diff>\n`, recurring: true },
+    { text: diff, recurring: false },
+    { text: '</diff>', recurring: true },
+  ];
 }
 
-function scopeSection(input: ReviewPromptInput): string | null {
-  const parts: string[] = [];
-  const here = new Set(input.chunk.files);
-  const elsewhere = (input.reviewablePaths ?? []).filter((path) => !here.has(path));
-  if (elsewhere.length > 0) {
-    const listed = elsewhere.slice(0, LISTED_OTHER_FILES).join(', ');
-    const more = elsewhere.length > LISTED_OTHER_FILES ? ` and ${elsewhere.length - LISTED_OTHER_FILES} more` : '';
-    parts.push(`Also changed in this pull request, reviewed in other parts: ${listed}${more}.`);
+function scopeSection(input: ReviewPromptInput): Section | null {
+  const pieces: Piece[] = [];
+  const others = otherFiles(input.reviewablePaths ?? [], input.chunk.files);
+  if (others.count > 0) {
+    // The same first files for most chunks of a pull request, and the count after them differs.
+    pieces.push({ text: `Also changed in this pull request, reviewed in other parts: ${others.listed.join(', ')}`, recurring: true });
+    pieces.push({ text: `${others.count > others.listed.length ? ` and ${others.count - others.listed.length} more` : ''}.`, recurring: false });
   }
   const skipped = input.skipped ?? [];
   if (skipped.length > 0) {
     const listed = skipped.slice(0, LISTED_SKIPPED).map((file) => `- ${file.path} (${file.reason})`);
     if (skipped.length > LISTED_SKIPPED) listed.push(`- and ${skipped.length - LISTED_SKIPPED} more`);
-    parts.push(`Changed but not shown (not reviewed):\n${listed.join('\n')}`);
+    pieces.push({ text: `${pieces.length > 0 ? '\n' : ''}Changed but not shown (not reviewed):\n${listed.join('\n')}`, recurring: true });
   }
-  return parts.length > 0 ? `# Other files\n${parts.join('\n')}` : null;
+  return pieces.length > 0 ? [{ text: '# Other files\n', recurring: true }, ...pieces] : null;
+}
+
+/** A review's paths as a set, made once per review (its chunks' prompts are built from the same list). */
+const pathSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/**
+ * The paths not in this chunk: the first LISTED_OTHER_FILES of them and how many there are, without
+ * walking the whole list for every chunk (2,000 paths, for each of a large pull request's 209 chunks,
+ * three times: its room, its prompt, its prompt without tools).
+ */
+function otherFiles(paths: readonly string[], here: readonly string[]): { listed: string[]; count: number } {
+  const inChunk = new Set(here);
+  const listed: string[] = [];
+  for (const path of paths) {
+    if (listed.length === LISTED_OTHER_FILES) break;
+    if (!inChunk.has(path)) listed.push(path);
+  }
+  let all = pathSets.get(paths);
+  if (all === undefined) pathSets.set(paths, (all = new Set(paths)));
+  let shared = 0;
+  for (const path of inChunk) if (all.has(path)) shared++;
+  return { listed, count: all.size - shared };
 }
