@@ -75,18 +75,22 @@ export class CodeIndex {
   }
 
   /**
-   * The file's outline, or null when the snapshot does not hold it; a failed outline says why.
-   * `keepLines`: the file's lines are about to be read too (a changed file's scopes), and are kept
-   * from the outline's read instead of reading the file twice.
+   * The file's outline, or null when the snapshot does not hold it; a failed outline says why. A
+   * packed file is read by the worker that outlines it. `keepLines`: the file's lines are about to
+   * be read too (a changed file's scopes); a file read here (one by one, `files` mode) keeps them
+   * from this read instead of reading the file twice.
    */
   outline(path: string, { keepLines = false } = {}): Promise<OutlineResult | null> {
     let outline = this.outlines.get(path);
     if (!outline) {
-      outline = this.snapshot.readFile(path).then((text) => {
-        if (text === null) return null;
-        if (keepLines && !this.texts.has(path)) this.keepLines(path, text);
-        return codeWorkers.outline(path, text);
-      });
+      const packed = this.snapshot.packedFile(path);
+      outline = packed
+        ? codeWorkers.outline(path, packed)
+        : this.snapshot.readFile(path).then((text) => {
+            if (text === null) return null;
+            if (keepLines && !this.texts.has(path)) this.keepLines(path, text);
+            return codeWorkers.outline(path, text);
+          });
       this.outlines.set(path, outline);
     }
     return outline;

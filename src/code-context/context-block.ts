@@ -59,5 +59,6 @@ export function lineRange(from: number, to: number, lineCount: number): number[]
 
 /** The distinct renderings, fullest first (an elision that keeps every line is the full text again). */
 export function distinctVariants(variants: ReadonlyArray<string | undefined>): string[] {
-  return [...new Set(variants.filter((variant): variant is string => variant !== undefined && variant !== ''))];
+  // Compared, not hashed: renderings of one scope mostly differ in length, which a comparison sees at once.
+  return variants.filter((variant, at): variant is string => variant !== undefined && variant !== '' && variants.indexOf(variant) === at);
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,15 +38,26 @@ describe('code context in worker threads', () => {
     expect(pool.running).toBe(2);
   });
 
-  it('unpacks an archive into its pack, and an archive over the cap fails as in process', async () => {
+  it('unpacks an archive into its pack and outlines its files from it; an archive over the cap fails as in process', async () => {
     const pool = new CodeWorkers(1);
     const archive = await gzippedTar({ 'octo-demo-abc/src/a.py': 'def a():\n    return 1\n', 'octo-demo-abc/README.md': '# demo\n' });
     const pack = join(workspace, 'demo.pack');
     const unpacked = await pool.unpack(streamOf(archive), pack, { maxBytes: 1024, maxFileBytes: 1024 });
     expect(unpacked).toEqual({ files: [{ path: 'src/a.py', size: 22, offset: 0 }, { path: 'README.md', size: 7, offset: 22 }], skipped: 0 });
     expect(readFileSync(pack, 'utf8')).toBe('def a():\n    return 1\n# demo\n');
+    // A packed file is outlined from the pack by the worker, as its text would be in process.
+    expect(await pool.outline('src/a.py', { pack, offset: 0, size: 22 })).toEqual(await outlineFile('src/a.py', 'def a():\n    return 1\n'));
+    expect(await pool.outline('src/a.py', { pack: join(workspace, 'evicted.pack'), offset: 0, size: 22 })).toBeNull();
     const tooLarge = pool.unpack(streamOf(archive), join(workspace, 'small.pack'), { maxBytes: 10, maxFileBytes: 1024 });
     await expect(tooLarge).rejects.toBeInstanceOf(ArchiveTooLargeError);
     expect(pool.running).toBe(1);
+  });
+
+  it('keep a process alive while they work, and let it end once they are idle', () => {
+    const pool = new URL('../../src/code-context/code-workers.ts', import.meta.url).href;
+    const script = `const { CodeWorkers } = await import(${JSON.stringify(pool)}); const outline = await new CodeWorkers(1).outline('a.py', 'x = 1\\n'); console.log(outline.ok);`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(run.stdout.trim()).toBe('true');
+    expect(run.status).toBe(0);
   });
 });

@@ -95,4 +95,21 @@ describe('token counting', () => {
     expect(countTokensUpTo(near, 1000)).toBe(countTokens(near));
     expect(estimateTokens('abcdefgh')).toBe(2);
   });
+
+  it('decides a text over the limit by its first lines, and counts one that fits exactly however long', () => {
+    const code = Array.from({ length: 400 }, (_, at) => `  const value${at} = compute(input[${at}], options);\n`).join('');
+    const whole = countTokens(code);
+    expect(whole).toBeGreaterThan(1000);
+    const over = countTokensUpTo(code, 2000);
+    // Over the limit, and less than the whole: the lines after the first 12,000 characters were not read.
+    expect(code.length).toBeLessThan(2000 * MAX_CHARS_PER_TOKEN);
+    expect(over).toBeGreaterThan(2000);
+    expect(over).toBeLessThan(whole);
+    expect(countTokensUpTo(code, whole)).toBe(whole);
+    // Long tokens (8.5 characters a token): its first lines do not decide it, and it is counted whole.
+    const rules = `${'='.repeat(16)}\n`.repeat(40);
+    const ruleTokens = countTokens(rules);
+    expect(rules.length).toBeGreaterThan(6 * ruleTokens);
+    expect(countTokensUpTo(rules, ruleTokens)).toBe(ruleTokens);
+  });
 });

@@ -34,12 +34,19 @@ export class RepositorySnapshot {
     this.listed = new Map(files.map((file) => [file.path, file]));
   }
 
+  /** Where a file's bytes are in the pack (a snapshot built from the archive), for a reader in another thread. */
+  packedFile(path: string): PackedFile | undefined {
+    const file = this.fileAt(path);
+    return file && this.placeOf(file);
+  }
+
   /** A file's text at the commit; null when absent, unsafe, too large, or when it cannot be read. */
   async readFile(path: string): Promise<string | null> {
-    const safe = safeRepositoryPath(path);
-    const file = safe === undefined ? undefined : this.listed.get(safe);
-    if (safe === undefined || file === undefined) return null;
-    if (this.pack !== undefined && file.offset !== undefined) return readRange(this.pack, file.offset, file.size).catch(() => null);
+    const file = this.fileAt(path);
+    if (file === undefined) return null;
+    const packed = this.placeOf(file);
+    if (packed !== undefined) return readPacked(packed);
+    const safe = file.path;
     try {
       return await readFile(join(this.folder, safe), 'utf8');
     } catch (error) {
@@ -51,22 +58,42 @@ export class RepositorySnapshot {
     if (text !== null) await writeAtomically(join(this.folder, safe), text);
     return text;
   }
+
+  /** A listed file by a path that stays inside the repository. */
+  private fileAt(path: string): SnapshotFile | undefined {
+    const safe = safeRepositoryPath(path);
+    return safe === undefined ? undefined : this.listed.get(safe);
+  }
+
+  private placeOf(file: SnapshotFile): PackedFile | undefined {
+    return this.pack !== undefined && file.offset !== undefined ? { pack: this.pack, offset: file.offset, size: file.size } : undefined;
+  }
+}
+
+/** A file's place in its snapshot's pack. */
+export interface PackedFile {
+  pack: string;
+  offset: number;
+  size: number;
 }
 
 /**
- * `size` bytes of the pack from `offset`, as text. Synchronous: a file is at most the cache's
- * `maxFileBytes` (1 MiB), read from a pack written moments ago (the page cache), and the three
- * round trips of `fs/promises` through libuv's pool (open, read, close) cost eight times the CPU:
- * 0.2 s of the review's thread for a 2,000-file pull request's reads.
+ * A packed file's text; null when it cannot be read (the snapshot was evicted meanwhile). Synchronous:
+ * a file is at most the cache's `maxFileBytes` (1 MiB), read from a pack written moments ago (the
+ * page cache), and the three round trips of `fs/promises` through libuv's pool (open, read, close)
+ * cost eight times the CPU: 0.2 s of the review's thread for a 2,000-file pull request's reads.
  */
-async function readRange(pack: string, offset: number, size: number): Promise<string> {
-  const fd = openSync(pack, 'r');
+export function readPacked({ pack, offset, size }: PackedFile): string | null {
+  let fd: number | undefined;
   try {
+    fd = openSync(pack, 'r');
     const bytes = Buffer.allocUnsafe(size);
     const read = readSync(fd, bytes, 0, size, offset);
     return bytes.toString('utf8', 0, read);
+  } catch {
+    return null;
   } finally {
-    closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

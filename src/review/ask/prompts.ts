@@ -127,8 +127,17 @@ function sectionTokens(sections: readonly Section[]): number {
 
 function assemble(input: ReviewPromptInput, diff: string): BuiltPrompt {
   const { system, prompt } = sections(input, diff);
-  const join = (sections: readonly Section[]) => sections.map((section) => section.map((piece) => piece.text).join('')).join(SEPARATOR);
-  return { system: join(system), prompt: join(prompt) };
+  return { system: joined(system), prompt: joined(prompt) };
+}
+
+/** The sections' pieces and separators in one join: a join per section copied a chunk's diff (tens of KB) once more. */
+function joined(sections: readonly Section[]): string {
+  const texts: string[] = [];
+  sections.forEach((section, at) => {
+    if (at > 0) texts.push(SEPARATOR);
+    for (const piece of section) texts.push(piece.text);
+  });
+  return texts.join('');
 }
 
 function sections(input: ReviewPromptInput, diff: string): { system: Section[]; prompt: Section[] } {

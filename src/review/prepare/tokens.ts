@@ -74,11 +74,27 @@ export function countRecurringTokens(text: string): number {
 export const MAX_CHARS_PER_TOKEN = 16;
 
 /**
- * The exact count when the text may fit in `limit` tokens; for a text far larger, a rough estimate
- * known to exceed `limit` (never tokenized). The cost is bounded by `limit`, not by the text.
+ * Code and prose rarely average more than this many characters a token: a text this long usually
+ * holds more than `limit` tokens in its first lines already.
+ */
+const PROBE_CHARS_PER_TOKEN = 6;
+
+/**
+ * The exact count when the text fits in `limit` tokens; for a larger text, some count over `limit`.
+ * A text far larger is not tokenized at all (a rough estimate known to exceed `limit`); a text that
+ * may be over is first counted up to the end of the line around `6 × limit` characters, and when
+ * that much is over the limit the rest is not read (a prefix ending at a line's end never has more
+ * tokens than the whole: the pieces the tokenizer splits a text into do not cross a line's end, but
+ * for newlines that merge). The cost is bounded by `limit`, not by the text: fitting a chunk's
+ * context counted each long scope whole to learn only that it did not fit its share.
  */
 export function countTokensUpTo(text: string, limit: number): number {
   if (text.length > limit * MAX_CHARS_PER_TOKEN) return Math.max(limit + 1, estimateTokens(text));
+  const probe = text.length > limit * PROBE_CHARS_PER_TOKEN ? text.lastIndexOf('\n', limit * PROBE_CHARS_PER_TOKEN) : -1;
+  if (probe > 0) {
+    const head = countTokens(text.slice(0, probe + 1));
+    if (head > limit) return head;
+  }
   return countTokens(text);
 }
 
