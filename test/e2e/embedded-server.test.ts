@@ -18,8 +18,8 @@ describe('the server process on embedded defaults', () => {
     for (const directory of directories) await rm(directory, { recursive: true, force: true });
   });
 
-  // Two process starts of up to 30 s each (tsx, migrations): more than the default test timeout on a busy machine.
-  it('signs up, verifies from the outbox, logs in, lists sessions, logs out; user and session survive a restart', { timeout: 120_000 }, async () => {
+  // Two process starts of up to 60 s each (tsx, migrations): more than the default test timeout on a busy machine.
+  it('signs up, verifies from the outbox, logs in, lists sessions, logs out; user and session survive a restart', { timeout: 180_000 }, async () => {
     const dataDir = await newDataDir();
     const outbox = new Outbox(join(dataDir, 'outbox'));
     let server = await startServer({ DATA_DIR: dataDir });

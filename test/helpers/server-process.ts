@@ -50,7 +50,9 @@ export async function startServer(env: Record<string, string>, options: StartOpt
   const { child, output, exited } = launch(env, options);
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
-  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  // A cold start opens PGlite and applies every migration: over 30 s was seen on the 2-core CI
+  // machine while two other test files and Chromium ran beside it.
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   while (!/"msg":"ready"/.test(output())) {
     if (exitCode !== undefined) throw new Error(`server exited with ${exitCode}:\n${output()}`);
     if (Date.now() > deadline) {
