@@ -75,10 +75,21 @@ export class CodeIndex {
   }
 
   /**
+   * A changed file's outline and lines, for its scopes. A packed file is read here while a worker
+   * reads and outlines it; a file read one by one (`files` mode) is read once, its lines kept from
+   * the outline's read.
+   */
+  async outlineAndLines(path: string): Promise<{ outline: OutlineResult | null; lines: readonly string[] | null }> {
+    const outlined = this.outline(path, { keepLines: true });
+    if (!this.snapshot.packedFile(path)) await outlined;
+    const lines = await this.lines(path);
+    return { outline: await outlined, lines };
+  }
+
+  /**
    * The file's outline, or null when the snapshot does not hold it; a failed outline says why. A
-   * packed file is read by the worker that outlines it. `keepLines`: the file's lines are about to
-   * be read too (a changed file's scopes); a file read here (one by one, `files` mode) keeps them
-   * from this read instead of reading the file twice.
+   * packed file is read by the worker that outlines it. `keepLines` (`outlineAndLines`): a file read
+   * here keeps its lines from this read.
    */
   outline(path: string, { keepLines = false } = {}): Promise<OutlineResult | null> {
     let outline = this.outlines.get(path);

@@ -42,12 +42,7 @@ export async function gatherChunkContext(index: CodeIndex, files: readonly Chang
     // chunks are full of diff, and the first files' blocks take the little room left (the scopes of
     // all 10 files of such a chunk, gathered, shared the part so thinly that none was shown).
     if (left.full() || left.scopesTaken()) break;
-    // A packed file is read here while a worker reads and outlines it; a file read one by one keeps
-    // its lines from the outline's read (one read, not two).
-    const outlined = index.outline(file.path, { keepLines: true });
-    if (!index.snapshot.packedFile(file.path)) await outlined;
-    const lines = await index.lines(file.path);
-    const outline = await outlined;
+    const { outline, lines } = await index.outlineAndLines(file.path);
     if (lines === null) continue;
     if (!outline?.ok) {
       // Bytes, minified lines and files over the outline's size (data, generated code) would only fill the prompt.
