@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const PREFIX = 'sha256=';
 /** `sha256=` and 64 hex digits. */
-const SIGNATURE = /^sha256=[0-9a-f]{64}$/i;
+const SIGNATURE = /^sha256=[0-9a-fA-F]{64}$/;
 
 /**
  * Whether `X-Hub-Signature` is `sha256=` + the HMAC-SHA256 of the raw body keyed by `secret`
