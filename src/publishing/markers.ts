@@ -1,20 +1,63 @@
 /**
- * Hidden HTML comments in what the App posts (decisions.md §8). Read back before posting, they make
- * publishing idempotent: a job that runs twice finds its own comments and posts nothing again.
+ * Hidden markers in what the service posts (decisions.md §8, §16). Read back before posting, they
+ * make publishing idempotent: a job that runs twice finds its own comments and posts nothing again.
+ * Each is anchored at the start of a body: text quoted further down (a model's answer, a code
+ * suggestion) is never taken for a marker.
  */
-// Anchored at the start: text quoted further down a body (a model's answer, a code suggestion) is never taken for a marker.
-const FINDING = /^<!-- ai-review:finding:([A-Za-z0-9-]{1,64}) -->/;
-const SUMMARY = '<!-- ai-review:summary -->';
-const ADDRESSED = /^<!-- ai-review:addressed:([A-Za-z0-9-]{1,64}) -->/;
+export interface MarkerStyle {
+  finding: (findingId: string) => string;
+  summary: () => string;
+  addressed: (findingId: string) => string;
+  /** An answer to a command comment: a retried command finds it and does not answer twice. */
+  reply: (commentId: number | string) => string;
+  /** The finding an inline comment carries, if it is one of the service's. */
+  findingIdOf: (body: string) => string | undefined;
+  isSummary: (body: string) => boolean;
+  addressedIdOf: (body: string) => string | undefined;
+  /** Model-written text with anything that could pass for this style's markers defused. */
+  defuse: (text: string) => string;
+}
 
-export const findingMarker = (findingId: string) => `<!-- ai-review:finding:${findingId} -->`;
-export const addressedMarker = (findingId: string) => `<!-- ai-review:addressed:${findingId} -->`;
-export const summaryMarker = () => SUMMARY;
+const HTML_FINDING = /^<!-- ai-review:finding:([A-Za-z0-9-]{1,64}) -->/;
+const HTML_ADDRESSED = /^<!-- ai-review:addressed:([A-Za-z0-9-]{1,64}) -->/;
+const LINK_FINDING = /^\[ai-review:finding:([A-Za-z0-9-]{1,64})\]: #(?:\n|$)/;
+const LINK_ADDRESSED = /^\[ai-review:addressed:([A-Za-z0-9-]{1,64})\]: #(?:\n|$)/;
+const LINK_SUMMARY = /^\[ai-review:summary\]: #(?:\n|$)/;
 
-/** The finding an inline comment carries, if it is one of the App's. */
-export const findingIdOf = (body: string): string | undefined => FINDING.exec(body)?.[1];
-export const isSummary = (body: string) => body.startsWith(SUMMARY);
-export const addressedIdOf = (body: string): string | undefined => ADDRESSED.exec(body)?.[1];
+/** GitHub and GitLab: HTML comments, which their Markdown hides. */
+export const HTML_MARKERS: MarkerStyle = {
+  finding: (findingId) => `<!-- ai-review:finding:${findingId} -->`,
+  summary: () => '<!-- ai-review:summary -->',
+  addressed: (findingId) => `<!-- ai-review:addressed:${findingId} -->`,
+  reply: (commentId) => `<!-- ai-review:reply:${commentId} -->`,
+  findingIdOf: (body) => HTML_FINDING.exec(body)?.[1],
+  isSummary: (body) => body.startsWith('<!-- ai-review:summary -->'),
+  addressedIdOf: (body) => HTML_ADDRESSED.exec(body)?.[1],
+  defuse: (text) => text.replaceAll('<!--', '&lt;!--'),
+};
 
-/** An answer to a command comment: a retried command finds it and does not answer twice. */
-export const replyMarker = (commentId: number | string) => `<!-- ai-review:reply:${commentId} -->`;
+/**
+ * Bitbucket: its renderer escapes raw HTML, so an HTML comment would show as text (facts §1). An
+ * unreferenced link reference definition on its own line renders nothing and survives in
+ * `content.raw` (decisions.md §16): `[ai-review:finding:<id>]: #`.
+ */
+export const LINK_REFERENCE_MARKERS: MarkerStyle = {
+  finding: (findingId) => `[ai-review:finding:${findingId}]: #`,
+  summary: () => '[ai-review:summary]: #',
+  addressed: (findingId) => `[ai-review:addressed:${findingId}]: #`,
+  reply: (commentId) => `[ai-review:reply:${commentId}]: #`,
+  findingIdOf: (body) => LINK_FINDING.exec(body)?.[1],
+  isSummary: (body) => LINK_SUMMARY.test(body),
+  addressedIdOf: (body) => LINK_ADDRESSED.exec(body)?.[1],
+  // An escaped bracket is no link label: model text cannot define one of the service's markers.
+  defuse: (text) => text.replaceAll('[ai-review:', '\\[ai-review:'),
+};
+
+// The HTML style under its historical names: GitHub's and GitLab's publishers use these.
+export const findingMarker = HTML_MARKERS.finding;
+export const addressedMarker = HTML_MARKERS.addressed;
+export const summaryMarker = HTML_MARKERS.summary;
+export const findingIdOf = HTML_MARKERS.findingIdOf;
+export const isSummary = HTML_MARKERS.isSummary;
+export const addressedIdOf = HTML_MARKERS.addressedIdOf;
+export const replyMarker = HTML_MARKERS.reply;
