@@ -27,6 +27,8 @@ import metricsRoutes from './routes/metrics/metrics-routes.js';
 import usageRoutes from './routes/usage/usage-routes.js';
 import pullRequestsRoutes from './routes/pull-requests/pull-requests-routes.js';
 import reviewRoutes from './routes/review/review-routes.js';
+import orgsRoutes from './routes/orgs/orgs-routes.js';
+import invitationsRoutes from './routes/invitations/invitations-routes.js';
 import usersRoutes from './routes/users/users-routes.js';
 import webhookRoutes from './routes/webhook/webhook-routes.js';
 import workspaceRoutes from './routes/workspace/workspace-routes.js';
@@ -64,6 +66,8 @@ export const serviceApp = fp<AppOptions>(
       await app.register(inputHygiene);
       await app.register(openapi);
       await app.register(authRateLimit);
+      // Before authentication: its page hook answers a browser's load of a page the API shares a path with.
+      await app.register(webApp, { distDir: options.webDistDir });
       await app.register(authentication);
 
       await app.register(healthRoutes);
@@ -78,7 +82,8 @@ export const serviceApp = fp<AppOptions>(
       await app.register(reviewRoutes, { prefix: '/review' });
       await app.register(conversationRoutes, { prefix: '/conversation' });
       await app.register(workspaceRoutes, { prefix: '/workspace' });
-      await app.register(webApp, { distDir: options.webDistDir });
+      await app.register(orgsRoutes, { prefix: '/orgs' });
+      await app.register(invitationsRoutes, { prefix: '/invitations' });
       await app.register(githubRoutes, { prefix: '/github' });
       await app.register(gitlabRoutes, { prefix: '/gitlab' });
       await app.register(adminRoutes);

@@ -4,8 +4,11 @@ import pinoPretty from 'pino-pretty';
 
 const SECRET_QUERY_PARAMS = /([?&](?:code|state|token|otp|key|password|access_token)=)[^&#]*/gi;
 
-/** A URL fit for a log line: values of parameters that may carry secrets are masked. */
-export const redactUrl = (url: string) => url.replace(SECRET_QUERY_PARAMS, '$1[redacted]');
+/** An invitation's token is its path's last segment (decisions.md §15), on the API and the page alike. */
+const INVITATION_TOKEN_PATH = /(\/invitations\/)(?!accept(?:[?#/]|$))[^?#/]+/gi;
+
+/** A URL fit for a log line: values of parameters that may carry secrets, and invitation tokens, are masked. */
+export const redactUrl = (url: string) => url.replace(SECRET_QUERY_PARAMS, '$1[redacted]').replace(INVITATION_TOKEN_PATH, '$1[redacted]');
 
 /** One readable line per entry, for a person at a terminal. Redaction has happened before it. */
 export const prettyStream = (destination: NodeJS.WritableStream = process.stdout) =>

@@ -1,4 +1,4 @@
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/database.js';
 import { users, type User } from '../db/schema/index.js';
 
@@ -10,8 +10,8 @@ export type UserChanges = Partial<
 export class UserRepository {
   constructor(private readonly db: Database) {}
 
-  async findById(id: string): Promise<User | undefined> {
-    const [user] = await this.db.select().from(users).where(eq(users.id, id)).limit(1);
+  async findById(id: string, executor: Executor = this.db): Promise<User | undefined> {
+    const [user] = await executor.select().from(users).where(eq(users.id, id)).limit(1);
     return user;
   }
 
@@ -49,7 +49,13 @@ export class UserRepository {
   }
 
   async update(id: string, changes: UserChanges, executor: Executor = this.db): Promise<User | undefined> {
-    const [user] = await executor.update(users).set(changes).where(eq(users.id, id)).returning();
+    // A new address is not proven yet; the same one sent again keeps its proof (one statement: no race).
+    const emailVerified = changes.email === undefined ? undefined : sql<boolean>`${users.emailVerified} and ${users.email} = ${changes.email}`;
+    const [user] = await executor
+      .update(users)
+      .set({ ...changes, ...(emailVerified && { emailVerified }) })
+      .where(eq(users.id, id))
+      .returning();
     return user;
   }
 

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from '@tanstack/react-router';
+import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, Outlet, redirect, retainSearchParams } from '@tanstack/react-router';
 import { ApiError } from './api/client';
 import { queries } from './api/queries';
 import { AppLayout } from './components/app-layout';
@@ -36,10 +36,22 @@ const forgotPasswordRoute = createRoute({
   component: lazyRouteComponent(() => import('./routes/forgot-password'), 'ForgotPasswordPage'),
 });
 
-/** Every other page needs a session: without one, to /login and back here afterwards. */
+/** An invitation from an email (decisions.md §15): shown signed out too; accepting asks to sign in first. */
+const invitationRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/invitations/$token',
+  component: lazyRouteComponent(() => import('./routes/invitation'), 'InvitationPage'),
+});
+
+/**
+ * Every other page needs a session: without one, to /login and back here afterwards. The
+ * organization switcher's choice (`?org=`, decisions.md §15) follows every link.
+ */
 const signedInRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'signed-in',
+  validateSearch: (search: Record<string, unknown>): { org?: string } => ({ org: typeof search.org === 'string' && search.org !== '' ? search.org : undefined }),
+  search: { middlewares: [retainSearchParams(['org'])] },
   beforeLoad: async ({ context, location }) => {
     try {
       await context.queryClient.ensureQueryData(queries.session());
@@ -103,6 +115,39 @@ const usageRoute = createRoute({
   component: lazyRouteComponent(() => import('./routes/usage'), 'UsagePage'),
 });
 
+const newOrgRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/orgs/new',
+  component: lazyRouteComponent(() => import('./routes/orgs/new-org'), 'NewOrgPage'),
+});
+const orgSettingsRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/orgs/$orgId/settings',
+  component: lazyRouteComponent(() => import('./routes/orgs/org-settings-layout'), 'OrgSettingsLayout'),
+});
+const orgSettingsIndexRoute = createRoute({
+  getParentRoute: () => orgSettingsRoute,
+  path: '/',
+  beforeLoad: ({ params }) => {
+    throw redirect({ to: '/orgs/$orgId/settings/members', params });
+  },
+});
+const orgMembersRoute = createRoute({
+  getParentRoute: () => orgSettingsRoute,
+  path: '/members',
+  component: lazyRouteComponent(() => import('./routes/orgs/org-members'), 'OrgMembersPage'),
+});
+const orgSpendLimitRoute = createRoute({
+  getParentRoute: () => orgSettingsRoute,
+  path: '/spend-limit',
+  component: lazyRouteComponent(() => import('./routes/orgs/org-spend-limit'), 'OrgSpendLimitPage'),
+});
+const orgAuditRoute = createRoute({
+  getParentRoute: () => orgSettingsRoute,
+  path: '/audit-log',
+  component: lazyRouteComponent(() => import('./routes/orgs/org-audit-log'), 'OrgAuditLogPage'),
+});
+
 const settingsRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: '/settings',
@@ -150,7 +195,10 @@ const routeTree = rootRoute.addChildren([
   loginRoute,
   signupRoute,
   forgotPasswordRoute,
+  invitationRoute,
   signedInRoute.addChildren([
+    newOrgRoute,
+    orgSettingsRoute.addChildren([orgSettingsIndexRoute, orgMembersRoute, orgSpendLimitRoute, orgAuditRoute]),
     overviewRoute,
     pullsRoute,
     pullReviewRoute,

@@ -24,6 +24,8 @@ export const users = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     lastLoginAt: timestampMs('last_login_at'),
     emailNotification: boolean('email_notification').notNull().default(true),
+    /** The address was proven (a signup code, or GitHub's verified email); changing it clears this. */
+    emailVerified: boolean('email_verified').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

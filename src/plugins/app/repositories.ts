@@ -6,6 +6,9 @@ import { GitHubInstallationRepository } from '../../repositories/github-installa
 import { GitHubPublicationRepository } from '../../repositories/github-publication-repository.js';
 import { GitLabConnectionRepository } from '../../repositories/gitlab-connection-repository.js';
 import { GitLabMergeRequestRepository } from '../../repositories/gitlab-merge-request-repository.js';
+import { AuditRepository } from '../../repositories/audit-repository.js';
+import { InvitationRepository } from '../../repositories/invitation-repository.js';
+import { OrganizationRepository } from '../../repositories/organization-repository.js';
 import { OtpRepository } from '../../repositories/otp-repository.js';
 import { PullRequestRepository } from '../../repositories/pull-request-repository.js';
 import { ReviewRepository } from '../../repositories/review-repository.js';
@@ -35,6 +38,9 @@ export interface Repositories {
   publications: GitHubPublicationRepository;
   gitlabConnections: GitLabConnectionRepository;
   gitlabMergeRequests: GitLabMergeRequestRepository;
+  organizations: OrganizationRepository;
+  invitations: InvitationRepository;
+  audit: AuditRepository;
 }
 
 export default fp(
@@ -57,6 +63,9 @@ export default fp(
       publications: new GitHubPublicationRepository(app.db),
       gitlabConnections: new GitLabConnectionRepository(app.db),
       gitlabMergeRequests: new GitLabMergeRequestRepository(app.db),
+      organizations: new OrganizationRepository(app.db),
+      invitations: new InvitationRepository(app.db),
+      audit: new AuditRepository(app.db),
     };
     app.decorate('repos', repositories);
   },

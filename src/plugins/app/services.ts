@@ -37,6 +37,10 @@ import { PullRequestCode } from '../../services/pull-request-code.js';
 import { CodeSnapshots } from '../../code-context/snapshot/code-snapshots.js';
 import { SnapshotCache } from '../../code-context/snapshot/snapshot-cache.js';
 import { UsageService } from '../../services/usage-service.js';
+import { AuditLog } from '../../services/audit-log.js';
+import { InvitationService } from '../../services/invitation-service.js';
+import { OrgAccess } from '../../services/org-access.js';
+import { OrganizationService } from '../../services/organization-service.js';
 import { UsageHistoryService } from '../../routes/usage/usage-history-service.js';
 
 export interface Services {
@@ -67,6 +71,11 @@ export interface Services {
   codeSnapshots: CodeSnapshots;
   /** Where a command is answered (its host, its change), or undefined when it is ignored. */
   commandTarget: (command: AppCommand) => Promise<CommandTarget | undefined>;
+  /** Who may do what in an organization (decisions.md §15). */
+  orgAccess: OrgAccess;
+  organizations: OrganizationService;
+  invitations: InvitationService;
+  auditLog: AuditLog;
 }
 
 /** The services hold the rules; routes and workers only call them. */
@@ -186,6 +195,17 @@ export default fp(
             command,
           )
         : githubCommandTarget({ installations: repos.installations, app: appInUse(githubApps), log: publishLog, pullRequests: repos.pullRequests }, command);
+    const orgAccess = new OrgAccess(repos.organizations);
+    const auditLog = new AuditLog(repos.audit);
+    const organizations = new OrganizationService({
+      db: app.db,
+      organizations: repos.organizations,
+      users: repos.users,
+      access: orgAccess,
+      audit: auditLog,
+      // Next round: the pull requests, installations, connections and settings an organization owns.
+      deletionSteps: [],
+    });
     const services: Services = {
       sessions,
       auth: new AuthService({
@@ -209,7 +229,7 @@ export default fp(
         publicUrl: config.publicUrl,
         oauthClient: () => githubApps.oauthClient(),
       }),
-      users: new UsersService({ db: app.db, users: repos.users, sessionRecords: repos.sessions, sessions, kv: app.kv }),
+      users: new UsersService({ db: app.db, users: repos.users, sessionRecords: repos.sessions, sessions, kv: app.kv, organizations }),
       usage: new UsageService(repos.usage, config.freeAllowanceUsd),
       usageHistory: new UsageHistoryService(repos.usageHistory),
       pullRequests: new PullRequestsService(repos.pullRequests, diffs),
@@ -246,6 +266,20 @@ export default fp(
       codeHosts,
       codeSnapshots,
       commandTarget,
+      orgAccess,
+      organizations,
+      invitations: new InvitationService({
+        db: app.db,
+        invitations: repos.invitations,
+        organizations: repos.organizations,
+        users: repos.users,
+        access: orgAccess,
+        audit: auditLog,
+        mailer: app.mailer,
+        publicUrl: config.publicUrl,
+        log: log.child({ component: 'organizations' }),
+      }),
+      auditLog,
     };
     app.decorate('services', services);
     // The AI SDK prints provider warnings (e.g. a JSON schema the endpoint ignores) to the console;

@@ -11,7 +11,13 @@ export const WEB_DIST_DIR = fileURLToPath(new URL('../../../web/dist/', import.m
  * The API's mount points: an unknown path under one of them stays a JSON 404, even for a browser.
  * The app's own pages (`/pulls`, `/chat`, `/settings`, `/login`, …) use none of them.
  */
-const API_PREFIXES = ['/auth', '/byok', '/conversation', '/review', '/pull-request', '/workspace', '/users', '/usage', '/webhook', '/github', '/docs', '/healthz', '/readyz', '/metrics'];
+const API_PREFIXES = ['/auth', '/byok', '/conversation', '/review', '/pull-request', '/workspace', '/users', '/usage', '/webhook', '/github', '/orgs', '/invitations', '/docs', '/healthz', '/readyz', '/metrics'];
+
+/**
+ * Pages whose paths the API shares (decisions.md §15): a browser's page load gets the app, the
+ * API client (Accept: application/json) the API. `/invitations/<token>` is opened from an email.
+ */
+const PAGES_UNDER_API = [/^\/orgs\/new$/, /^\/orgs\/[^/]+\/settings(\/[^/]*)?$/, /^\/invitations\/[^/]+$/];
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -59,6 +65,13 @@ export default fp(
           response.setHeader('cache-control', path.includes('/assets/') ? IMMUTABLE : 'no-cache');
         },
       });
+    });
+
+    // Before authentication (app.ts registers this plugin first): a signed-out visitor gets the page, which signs them in.
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.method !== 'GET' || !wantsHtml(request)) return;
+      const path = request.url.split('?')[0]!;
+      if (PAGES_UNDER_API.some((page) => page.test(path))) await reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
     });
 
     app.get('/*', { config: { auth: 'public' }, schema: { hide: true } }, async (request, reply) => {

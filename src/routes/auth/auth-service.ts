@@ -52,7 +52,7 @@ export class AuthService {
       }
       try {
         return await this.deps.users.create(
-          { name: pending.name, email: input.email, password: pending.passwordHash, loginMethod: 'email', lastLoginAt: new Date() },
+          { name: pending.name, email: input.email, password: pending.passwordHash, loginMethod: 'email', emailVerified: true, lastLoginAt: new Date() },
           tx,
         );
       } catch (error) {

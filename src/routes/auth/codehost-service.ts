@@ -101,6 +101,8 @@ export class CodehostService {
           {
             name: (profile.name?.trim() || profile.login).slice(0, 56),
             email: address,
+            // GitHub gives only a verified primary email; the noreply stand-in proves nothing.
+            emailVerified: email !== null,
             loginMethod: 'codehost',
             codehostUserId: profile.id,
             codehostUsername: profile.login,

@@ -23,7 +23,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/',
-    { schema: { tags, summary: 'Delete the account and all its data', response: { 204: noContent, ...errorResponses(401, 503) } } },
+    { schema: { tags, summary: 'Delete the account and all its data', response: { 204: noContent, ...errorResponses(401, 409, 503) } } },
     async (request, reply) => {
       await users.delete(requireSession(request).userId);
       clearSessionCookies(reply, secure, LEGACY_SESSION_COOKIE);

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { SessionRepository } from '../../repositories/session-repository.js';
 import type { UserChanges, UserRepository } from '../../repositories/user-repository.js';
 import { byokCacheKey } from '../../services/byok-directory.js';
+import type { OrganizationService } from '../../services/organization-service.js';
 import type { SessionService } from '../../services/session-service.js';
 
 export class UsersService {
@@ -15,6 +16,7 @@ export class UsersService {
       sessionRecords: SessionRepository;
       sessions: SessionService;
       kv: KeyValueStore;
+      organizations: Pick<OrganizationService, 'beforeAccountDeletion'>;
     },
   ) {}
 
@@ -37,11 +39,13 @@ export class UsersService {
   }
 
   /**
-   * One statement in one transaction: every table that holds the user's data references the user
-   * with ON DELETE CASCADE. Then the cache entries go.
+   * One transaction: the organizations the user is alone in go first (409 while the only owner of
+   * one with others, decisions.md §15); then one statement, every table that holds the user's data
+   * referencing the user with ON DELETE CASCADE. Then the cache entries go.
    */
   async delete(userId: string): Promise<void> {
     const sessionIds = await this.deps.db.transaction(async (tx) => {
+      await this.deps.organizations.beforeAccountDeletion(userId, tx);
       const ids = await this.deps.sessionRecords.listIdsForUser(userId, tx);
       await this.deps.users.delete(userId, tx);
       return ids;

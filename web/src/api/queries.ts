@@ -1,7 +1,12 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { get, getText } from './client';
 import type {
+  AuditPage,
   GitLabConnection,
+  InvitationPreview,
+  OrgInvitation,
+  OrgMember,
+  Organization,
   HistoryItem,
   Installation,
   ModelList,
@@ -31,6 +36,19 @@ export type GitHubAppStatus = z.infer<typeof githubAppStatusResponse>;
 export const queries = {
   session: () => queryOptions({ queryKey: ['session'], queryFn: () => get<SessionInfo>('/auth/session'), staleTime: 60_000, retry: false }),
   profile: () => queryOptions({ queryKey: ['profile'], queryFn: () => get<Profile>('/users') }),
+  orgs: () => queryOptions({ queryKey: ['orgs'], queryFn: () => get<Organization[]>('/orgs') }),
+  org: (orgId: string) => queryOptions({ queryKey: ['orgs', orgId], queryFn: () => get<Organization>(`/orgs/${encodeURIComponent(orgId)}`), retry: false }),
+  orgMembers: (orgId: string) => queryOptions({ queryKey: ['orgs', orgId, 'members'], queryFn: () => get<OrgMember[]>(`/orgs/${encodeURIComponent(orgId)}/members`) }),
+  orgInvitations: (orgId: string) =>
+    queryOptions({ queryKey: ['orgs', orgId, 'invitations'], queryFn: () => get<OrgInvitation[]>(`/orgs/${encodeURIComponent(orgId)}/invitations`) }),
+  orgAudit: (orgId: string) =>
+    infiniteQueryOptions({
+      queryKey: ['orgs', orgId, 'audit'],
+      queryFn: ({ pageParam }) => get<AuditPage>(`/orgs/${encodeURIComponent(orgId)}/audit`, { cursor: pageParam }),
+      initialPageParam: undefined as string | undefined,
+      getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
+    }),
+  invitation: (token: string) => queryOptions({ queryKey: ['invitation', token], queryFn: () => get<InvitationPreview>(`/invitations/${encodeURIComponent(token)}`), retry: false }),
   usage: () => queryOptions({ queryKey: ['usage'], queryFn: () => get<Usage>('/usage') }),
   usageHistory: (range: { from: string; to: string }, groupBy: UsageHistory['groupBy'], modelId?: string) =>
     queryOptions({ queryKey: ['usage', 'history', range, groupBy, modelId], queryFn: () => get<UsageHistory>('/usage/history', { ...range, groupBy, modelId }) }),

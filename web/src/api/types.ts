@@ -6,6 +6,8 @@ import type { historyItem, threadItem } from '../../../src/routes/conversation/c
 import type { listItem as pullListItem } from '../../../src/routes/pull-requests/pull-requests-schemas.js';
 import type { informationItem, listItem as reviewListItem } from '../../../src/routes/review/review-schemas.js';
 import type { profileResponse } from '../../../src/routes/users/users-schemas.js';
+import type { auditResponse, invitationResponse, memberResponse, organizationResponse } from '../../../src/routes/orgs/orgs-schemas.js';
+import type { previewResponse } from '../../../src/routes/invitations/invitations-schemas.js';
 import type { historyResponse, reviewsResponse } from '../../../src/routes/usage/usage-schemas.js';
 import type { settingsResponse } from '../../../src/routes/workspace/workspace-schemas.js';
 
@@ -97,3 +99,10 @@ export interface Installation {
   suspended: boolean;
   createdAt: string;
 }
+
+export type Organization = z.output<typeof organizationResponse>;
+export type OrgRole = Organization['role'];
+export type OrgMember = z.output<typeof memberResponse>;
+export type OrgInvitation = z.output<typeof invitationResponse>;
+export type AuditPage = z.output<typeof auditResponse>;
+export type InvitationPreview = z.output<typeof previewResponse>;

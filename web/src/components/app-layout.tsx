@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { api } from '../api/client';
+import { OrgSwitcher } from './org-switcher';
 import { ErrorAlert } from './status';
 
 const links = [
@@ -43,6 +44,7 @@ export function AppLayout() {
               </li>
             ))}
           </ul>
+          <OrgSwitcher />
           <button type="button" className="button button-ghost" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
             Sign out
           </button>
