@@ -156,11 +156,7 @@ export async function callerBlocks(index: CodeIndex, changedFunctions: ReadonlyA
   const { calls } = await index.symbolIndex();
   const blocks: ContextBlock[] = [];
   for (const { path, symbol } of changedFunctions) {
-    const all = namesOf(symbol).flatMap((name) => calls.get(name) ?? []).filter((site) => !(site.path === path && site.line >= symbol.startLine && site.line <= symbol.endLine));
-    // A method's calls on its own object first (`req.get()` for `req.get`, before `map.get()`).
-    const onObject = (site: IndexedCall) => onReceiver(symbol, site.receiver);
-    const sites = symbol.container === undefined ? all : [...all.filter(onObject), ...all.filter((site) => !onObject(site))];
-    for (const site of sites.slice(0, CALLERS_PER_FUNCTION)) {
+    for (const site of callSites(calls, path, symbol)) {
       if (blocks.length >= MAX_CALLER_BLOCKS || room.full()) return blocks;
       const lines = await index.lines(site.path);
       const outline = await index.outline(site.path);
@@ -179,4 +175,26 @@ export async function callerBlocks(index: CodeIndex, changedFunctions: ReadonlyA
     }
   }
   return blocks;
+}
+
+/**
+ * The first calls of a function outside it, those on its own object first (`req.get()` for
+ * `req.get`, before `map.get()`); the lists of common names are long, so the walk stops early.
+ */
+function callSites(calls: ReadonlyMap<string, IndexedCall[]>, path: string, symbol: CodeSymbol): IndexedCall[] {
+  const onObject: IndexedCall[] = [];
+  const others: IndexedCall[] = [];
+  for (const name of namesOf(symbol)) {
+    for (const site of calls.get(name) ?? []) {
+      if (site.path === path && site.line >= symbol.startLine && site.line <= symbol.endLine) continue;
+      if (symbol.container !== undefined && onReceiver(symbol, site.receiver)) {
+        onObject.push(site);
+        if (onObject.length >= CALLERS_PER_FUNCTION) return onObject;
+      } else if (others.length < CALLERS_PER_FUNCTION) {
+        others.push(site);
+        if (symbol.container === undefined && others.length >= CALLERS_PER_FUNCTION) return others;
+      }
+    }
+  }
+  return [...onObject, ...others].slice(0, CALLERS_PER_FUNCTION);
 }
