@@ -3,10 +3,11 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { CodeIndex } from '../../src/code-context/code-index.js';
-import { definitionsNamed } from '../../src/code-context/find-symbols.js';
+import { definitionsNamed, onReceiver } from '../../src/code-context/find-symbols.js';
 import { gatherChunkContext } from '../../src/code-context/gather-context.js';
 import { outlineFile } from '../../src/code-context/outline-file.js';
-import type { CodeSymbol } from '../../src/code-context/outline-types.js';
+import type { IndexedSymbol } from '../../src/code-context/code-index.js';
+import type { FileOutline } from '../../src/code-context/outline-types.js';
 import { RepositorySnapshot } from '../../src/code-context/snapshot/repository-snapshot.js';
 import { fitChunkContext, promptRoom } from '../../src/review/ask/chunk-context.js';
 import { buildReviewPrompt, DEFAULT_OUTPUT_RESERVE, reviewPromptTokens } from '../../src/review/ask/prompts.js';
@@ -32,13 +33,16 @@ interface Tally {
   existingHit: number;
   called: number;
   calledHit: number;
+  /** The calls found by name alone (a name defined once in the repository), as before calls kept their object. */
+  calledByName: number;
+  calledByNameHit: number;
   baseScopedHit: number;
   baseCalledHit: number;
   tokensPerLine: number[];
   baseTokensPerLine: number[];
 }
 
-const emptyTally = (): Tally => ({ scoped: 0, scopedHit: 0, existing: 0, existingHit: 0, called: 0, calledHit: 0, baseScopedHit: 0, baseCalledHit: 0, tokensPerLine: [], baseTokensPerLine: [] });
+const emptyTally = (): Tally => ({ scoped: 0, scopedHit: 0, existing: 0, existingHit: 0, called: 0, calledHit: 0, calledByName: 0, calledByNameHit: 0, baseScopedHit: 0, baseCalledHit: 0, tokensPerLine: [], baseTokensPerLine: [] });
 
 /** Lines shown per path: the diff's new-file lines and the numbered lines of the context blocks. */
 function shownLines(chunk: ReviewChunk, section: string | null): Map<string, Set<number>> {
@@ -76,6 +80,23 @@ function listFiles(root: string, folder = root): Array<{ path: string; size: num
     if (entry.isDirectory()) return listFiles(root, full);
     return entry.isFile() ? [{ path: relative(root, full), size: statSync(full).size }] : [];
   });
+}
+
+/**
+ * The one definition elsewhere in the repository a call on a changed line names, if unambiguous: for
+ * a call on an object (`req.get()`), the one definition on that object (`req.get = function`);
+ * otherwise a name the changed file does not define and the repository defines once.
+ */
+function calledDefinition(outline: FileOutline, path: string, named: readonly IndexedSymbol[], name: string, receiver: string | undefined): (IndexedSymbol & { onObject: boolean }) | undefined {
+  const local = definitionsNamed(outline, name);
+  const elsewhere = named.filter((entry) => entry.path !== path);
+  if (receiver !== undefined) {
+    if (local.some((symbol) => onReceiver(symbol, receiver))) return undefined;
+    const onObject = elsewhere.filter((entry) => onReceiver(entry.symbol, receiver));
+    if (onObject.length === 1) return { ...onObject[0]!, onObject: true };
+    if (onObject.length > 1) return undefined;
+  }
+  return local.length === 0 && elsewhere.length === 1 ? { ...elsewhere[0]!, onObject: false } : undefined;
 }
 
 async function measureCommit(repo: string, commit: string, tallies: Record<Mode, Tally>) {
@@ -146,17 +167,22 @@ async function measureCommit(repo: string, commit: string, tallies: Record<Mode,
               if (hit) tally.existingHit++;
             }
           }
-          const called = new Set(outline.outline.references.filter((reference) => reference.kind === 'call' && added.has(reference.line)).map((reference) => reference.name));
-          for (const name of called) {
-            if (definitionsNamed(outline.outline, name).length > 0) continue;
-            // Only a name defined once in the repository, elsewhere: its definition is unambiguous.
-            const elsewhere: Array<{ path: string; symbol: CodeSymbol }> = (symbols.get(name) ?? []).filter((entry) => entry.path !== file.path);
-            if (elsewhere.length !== 1) continue;
-            const { path, symbol } = elsewhere[0]!;
+          const calls = outline.outline.references.filter((reference) => reference.kind === 'call' && added.has(reference.line));
+          const counted = new Set<string>();
+          for (const { name, receiver } of calls) {
+            const target = calledDefinition(outline.outline, file.path, symbols.get(name) ?? [], name, receiver);
+            if (!target || counted.has(`${name}:${target.path}:${target.symbol.startLine}`)) continue;
+            counted.add(`${name}:${target.path}:${target.symbol.startLine}`);
+            const { path, symbol } = target;
+            const hit = covers(shown, path, symbol.startLine, symbol.startLine);
             tally.called++;
-            if (process.env.CODE_CONTEXT_DEBUG && mode === 'focused') console.log('call', commit.slice(0, 8), file.path, name, path, symbol.startLine);
-            if (covers(shown, path, symbol.startLine, symbol.startLine)) tally.calledHit++;
+            if (hit) tally.calledHit++;
             if (covers(diffOnly, path, symbol.startLine, symbol.startLine)) tally.baseCalledHit++;
+            if (!target.onObject) {
+              tally.calledByName++;
+              if (hit) tally.calledByNameHit++;
+            }
+            if (process.env.CODE_CONTEXT_DEBUG && (mode === 'focused' || !hit)) console.log(hit ? 'call' : 'call missed', mode, commit.slice(0, 8), file.path, receiver ? `${receiver}.${name}` : name, path, symbol.startLine);
           }
         }
       }
@@ -177,9 +203,11 @@ async function measureCommit(repo: string, commit: string, tallies: Record<Mode,
  * lines are each reviewed as a focused and a deep review at 32k would prepare them (no model call).
  * Reports, per mode: changed lines inside a function of at most 120 lines whose whole function is in
  * the prompt (all, and only functions that existed before), calls on changed lines to a function
- * defined once elsewhere in the repository whose definition line is in the prompt, and the median
+ * defined once elsewhere in the repository whose definition line is in the prompt (a method call,
+ * `req.get()`, counts when one definition elsewhere sits on that object, `req.get = function`;
+ * `calledByName` is the share of the calls whose name alone is defined once), and the median
  * prompt tokens per changed line; `base` is the same with the diff alone. `CODE_CONTEXT_DEBUG=1` lists
- * the focused misses.
+ * the focused misses and the calls.
  */
 export async function codeContextCoverageBench() {
   const repos = (process.env.CODE_CONTEXT_REPOS ?? '').split(',').filter(Boolean);
@@ -210,6 +238,8 @@ export async function codeContextCoverageBench() {
         baseWholeFunction: share(tally.baseScopedHit, tally.scoped),
         calledDefinition: share(tally.calledHit, tally.called),
         ofCalls: tally.called,
+        calledByName: share(tally.calledByNameHit, tally.calledByName),
+        ofCallsByName: tally.calledByName,
         baseCalledDefinition: share(tally.baseCalledHit, tally.called),
         tokensPerLine: percentile(tally.tokensPerLine, 50),
         baseTokensPerLine: percentile(tally.baseTokensPerLine, 50),

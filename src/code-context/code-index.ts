@@ -1,5 +1,6 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { languageForPath } from './language-specs.js';
+import { namesOf } from './find-symbols.js';
 import { splitLines } from './outline-file.js';
 import { codeWorkers } from './code-workers.js';
 import type { CodeSymbol, OutlineResult } from './outline-types.js';
@@ -11,10 +12,11 @@ export interface IndexedSymbol {
   symbol: CodeSymbol;
 }
 
-/** A line of the repository that calls a name. */
+/** A line of the repository that calls a name (on `receiver`, for a method call). */
 export interface IndexedCall {
   path: string;
   line: number;
+  receiver?: string;
 }
 
 export interface SymbolIndex {
@@ -148,8 +150,11 @@ export class CodeIndex {
       batch.forEach((file, at) => {
         const result = results[at];
         if (!result?.ok) return;
-        for (const symbol of result.outline.symbols) if (symbol.name) push(index.definitions, symbol.name, { path: file.path, symbol });
-        for (const reference of result.outline.references) if (reference.kind === 'call') push(index.calls, reference.name, { path: file.path, line: reference.line });
+        for (const symbol of result.outline.symbols) for (const name of namesOf(symbol)) if (name) push(index.definitions, name, { path: file.path, symbol });
+        for (const reference of result.outline.references) {
+          if (reference.kind !== 'call') continue;
+          push(index.calls, reference.name, reference.receiver === undefined ? { path: file.path, line: reference.line } : { path: file.path, line: reference.line, receiver: reference.receiver });
+        }
       });
     }
     return index;

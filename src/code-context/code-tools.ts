@@ -2,6 +2,7 @@ import { globMatcher } from '../repository-config/path-globs.js';
 import type { CodeIndex } from './code-index.js';
 import { lineRange, renderLines } from './context-block.js';
 import { definitionBlock } from './definition-blocks.js';
+import { receiversFirst } from './find-symbols.js';
 import { safeRepositoryPath } from './snapshot/snapshot-paths.js';
 
 /**
@@ -33,8 +34,11 @@ export async function readFileAnswer(index: CodeIndex, input: { path: string; st
 
 export async function findDefinitionAnswer(index: CodeIndex, input: { symbol: string }): Promise<ToolAnswer> {
   if (index.snapshot.mode !== 'tarball') return { error: NOT_INDEXED };
-  const name = input.symbol.slice(input.symbol.lastIndexOf('.') + 1);
-  const found = (await index.symbolIndex()).definitions.get(name) ?? [];
+  // `req.get`, `View.prototype.render`: the definitions on that object first.
+  const path = input.symbol.replace(/\.prototype\./g, '.').split('.');
+  const name = path.at(-1)!;
+  const receivers = new Set(path.length > 1 ? [path.at(-2)!] : []);
+  const found = receiversFirst((await index.symbolIndex()).definitions.get(name) ?? [], receivers);
   if (found.length === 0) return { error: `no definition of ${name} in this repository` };
   const parts: string[] = [];
   for (const { path, symbol } of found.slice(0, MAX_DEFINITIONS)) {

@@ -1,7 +1,7 @@
-import type { CodeIndex } from './code-index.js';
+import type { CodeIndex, IndexedCall } from './code-index.js';
 import { distinctVariants, lineRange, renderLines, type ContextBlock } from './context-block.js';
 import { ContextRoom } from './context-room.js';
-import { definitionsNamed, enclosingScope } from './find-symbols.js';
+import { definitionsNamed, enclosingScope, namesOf, onReceiver, receiversFirst } from './find-symbols.js';
 import { languageForPath } from './language-specs.js';
 import type { CodeSymbol, FileOutline } from './outline-types.js';
 import { resolveImport } from './resolve-imports.js';
@@ -47,11 +47,17 @@ export class DefinitionFinder {
 
   async add(file: ChangedOutline): Promise<void> {
     const changed = new Set(file.changed);
-    const used = [...new Set(file.outline.references.filter((reference) => changed.has(reference.line)).map((reference) => reference.name))];
+    // Each name used, with the objects it is called on (`req` of `req.get()`).
+    const used = new Map<string, Set<string>>();
+    for (const reference of file.outline.references) {
+      if (!changed.has(reference.line)) continue;
+      const receivers = used.get(reference.name) ?? used.set(reference.name, new Set()).get(reference.name)!;
+      if (reference.receiver !== undefined) receivers.add(reference.receiver);
+    }
     const imported = importedFiles(this.index, file);
-    for (const name of used) {
+    for (const [name, receivers] of used) {
       if (this.names++ >= MAX_NAMES_PER_CHUNK || this.room.full()) return;
-      const found = await findDefinitions(this.index, file, name, imported, this.options.symbolIndex);
+      const found = await findDefinitions(this.index, file, { name, receivers }, imported, this.options.symbolIndex);
       for (const { path, symbol } of found) {
         const key = `${path}:${symbol.startLine}`;
         if (this.seen.has(key)) continue;
@@ -63,7 +69,13 @@ export class DefinitionFinder {
   }
 }
 
-async function findDefinitions(index: CodeIndex, file: ChangedOutline, name: string, imported: Promise<ImportedFiles>, symbolIndex: boolean): Promise<Array<{ path: string; symbol: CodeSymbol }>> {
+/**
+ * Where `name` is defined, for calls on `receivers`: definitions on the called object come first
+ * (`req.get` for `req.get()`, not `res.get`), and one on the object elsewhere in the repository wins
+ * over a namesake on another object in the changed file.
+ */
+async function findDefinitions(index: CodeIndex, file: ChangedOutline, used: { name: string; receivers: ReadonlySet<string> }, imported: Promise<ImportedFiles>, symbolIndex: boolean): Promise<Array<{ path: string; symbol: CodeSymbol }>> {
+  const { name, receivers } = used;
   const { byName, modules } = await imported;
   // `import {a} from './x'` names the file; `import x` / Go packages / `use` of a module may hold it.
   for (const candidates of [byName.get(name) ?? [], modules]) {
@@ -72,16 +84,30 @@ async function findDefinitions(index: CodeIndex, file: ChangedOutline, name: str
       const outline = await index.outline(path);
       if (outline?.ok) for (const symbol of definitionsNamed(outline.outline, name)) found.push({ path, symbol });
     }
-    if (found.length > 0) return found.slice(0, MAX_DEFINITIONS_PER_NAME);
+    if (found.length > 0) return receiversFirst(found, receivers).slice(0, MAX_DEFINITIONS_PER_NAME);
   }
-  const local = definitionsNamed(file.outline, name).filter((symbol) => !file.shown.some(([from, to]) => symbol.startLine >= from && symbol.endLine <= to));
-  if (local.length > 0) return local.slice(0, MAX_DEFINITIONS_PER_NAME).map((symbol) => ({ path: file.path, symbol }));
-  if (definitionsNamed(file.outline, name).length > 0 || !symbolIndex) return [];
-  const indexed = (await index.symbolIndex()).definitions.get(name) ?? [];
-  const language = languageForPath(file.path);
-  const sameLanguage = indexed.filter((entry) => entry.path !== file.path && languageForPath(entry.path) === language);
-  const files = new Set(sameLanguage.map((entry) => entry.path));
-  return files.size > 0 && files.size <= MAX_INDEX_CANDIDATES ? sameLanguage.slice(0, MAX_DEFINITIONS_PER_NAME) : [];
+  const inFile = definitionsNamed(file.outline, name).map((symbol) => ({ path: file.path, symbol }));
+  const notShown = (entries: typeof inFile) => entries.filter(({ symbol }) => !file.shown.some(([from, to]) => symbol.startLine >= from && symbol.endLine <= to)).slice(0, MAX_DEFINITIONS_PER_NAME);
+  const onCalledObject = <T extends { symbol: CodeSymbol }>(entries: readonly T[]) => entries.filter((entry) => [...receivers].some((receiver) => onReceiver(entry.symbol, receiver)));
+  if (onCalledObject(inFile).length > 0) return notShown(onCalledObject(inFile));
+  if (!symbolIndex) return notShown(receiversFirst(inFile, receivers));
+  let sameLanguage: Array<{ path: string; symbol: CodeSymbol }> | undefined;
+  const fromIndex = async () => {
+    const indexed = (await index.symbolIndex()).definitions.get(name) ?? [];
+    const language = languageForPath(file.path);
+    sameLanguage ??= indexed.filter((entry) => entry.path !== file.path && languageForPath(entry.path) === language);
+    return sameLanguage;
+  };
+  const unambiguous = (entries: Array<{ path: string; symbol: CodeSymbol }>) => {
+    const files = new Set(entries.map((entry) => entry.path));
+    return files.size > 0 && files.size <= MAX_INDEX_CANDIDATES ? entries.slice(0, MAX_DEFINITIONS_PER_NAME) : [];
+  };
+  if (receivers.size > 0) {
+    const elsewhere = onCalledObject(await fromIndex());
+    if (elsewhere.length > 0) return unambiguous(elsewhere);
+  }
+  if (inFile.length > 0) return notShown(inFile);
+  return unambiguous(await fromIndex());
 }
 
 interface ImportedFiles {
@@ -130,8 +156,7 @@ export async function callerBlocks(index: CodeIndex, changedFunctions: ReadonlyA
   const { calls } = await index.symbolIndex();
   const blocks: ContextBlock[] = [];
   for (const { path, symbol } of changedFunctions) {
-    const sites = (calls.get(symbol.name) ?? []).filter((site) => !(site.path === path && site.line >= symbol.startLine && site.line <= symbol.endLine));
-    for (const site of sites.slice(0, CALLERS_PER_FUNCTION)) {
+    for (const site of callSites(calls, path, symbol)) {
       if (blocks.length >= MAX_CALLER_BLOCKS || room.full()) return blocks;
       const lines = await index.lines(site.path);
       const outline = await index.outline(site.path);
@@ -150,4 +175,26 @@ export async function callerBlocks(index: CodeIndex, changedFunctions: ReadonlyA
     }
   }
   return blocks;
+}
+
+/**
+ * The first calls of a function outside it, those on its own object first (`req.get()` for
+ * `req.get`, before `map.get()`); the lists of common names are long, so the walk stops early.
+ */
+function callSites(calls: ReadonlyMap<string, IndexedCall[]>, path: string, symbol: CodeSymbol): IndexedCall[] {
+  const onObject: IndexedCall[] = [];
+  const others: IndexedCall[] = [];
+  for (const name of namesOf(symbol)) {
+    for (const site of calls.get(name) ?? []) {
+      if (site.path === path && site.line >= symbol.startLine && site.line <= symbol.endLine) continue;
+      if (symbol.container !== undefined && onReceiver(symbol, site.receiver)) {
+        onObject.push(site);
+        if (onObject.length >= CALLERS_PER_FUNCTION) return onObject;
+      } else if (others.length < CALLERS_PER_FUNCTION) {
+        others.push(site);
+        if (symbol.container === undefined && others.length >= CALLERS_PER_FUNCTION) return others;
+      }
+    }
+  }
+  return [...onObject, ...others].slice(0, CALLERS_PER_FUNCTION);
 }

@@ -27,8 +27,10 @@ const WRAPPERS = new Set([
   'pair',
 ]);
 
-/** Fields that name what a wrapper binds a nameless function or class to. */
+/** Fields that name what a wrapper binds a function or class to. */
 const BINDING_FIELDS = ['name', 'left', 'key', 'property'];
+/** Keys of a property descriptor given to `Object.defineProperty`. */
+const ACCESSOR_KEYS = new Set(['get', 'set', 'value']);
 
 const NAME_LEAVES = new Set([
   'identifier',
@@ -46,6 +48,10 @@ const NAME_LEAVES = new Set([
 ]);
 const SPECIFIERS = new Set(['struct_specifier', 'enum_specifier', 'union_specifier']);
 const CALLEE_FIELDS = ['name', 'property', 'field', 'attribute', 'method'];
+/** Where a call's object is: on its callee (`a.b` in JavaScript, Python, Go) or on the call (Java, PHP, Ruby). */
+const RECEIVER_FIELDS = ['object', 'operand', 'receiver'];
+/** A method called on these is called on the container of the function the call is in. */
+const SELF_NAMES = new Set(['this', 'self', '$this']);
 const BODY_TYPES = new Set([
   'block',
   'statement_block',
@@ -94,8 +100,11 @@ export function extractOutline(tree: Tree, grammar: Grammar, language: LanguageI
         break;
       case 'call': {
         const field = spec.calls[node.type];
-        const name = calleeName(field === null || field === undefined ? node.firstNamedChild : node.childForFieldName(field));
-        if (name) addReference(outline.references, seenReferences, name, line, 'call');
+        const callee = field === null || field === undefined ? node.firstNamedChild : node.childForFieldName(field);
+        const name = calleeName(callee);
+        if (!name) break;
+        while (open.length > 0 && open.at(-1)!.endIndex <= node.startIndex) open.pop();
+        addReference(outline.references, seenReferences, name, line, 'call', receiverOf(node, callee, open));
         break;
       }
       case 'symbol': {
@@ -112,24 +121,49 @@ export function extractOutline(tree: Tree, grammar: Grammar, language: LanguageI
   return outline;
 }
 
-function addReference(references: CodeReference[], seen: Set<string>, name: string, line: number, kind: CodeReference['kind']): void {
+function addReference(references: CodeReference[], seen: Set<string>, name: string, line: number, kind: CodeReference['kind'], receiver?: string): void {
   if (!IDENTIFIER.test(name) || name.length > 100) return;
   const key = `${line}:${kind}:${name}`;
   if (seen.has(key)) return;
   seen.add(key);
-  references.push({ name, line, kind });
+  references.push(receiver === undefined ? { name, line, kind } : { name, line, kind, receiver });
+}
+
+/**
+ * The object a method is called on, by its last name (`req` of `req.get()`, `app` of
+ * `this.app.get()`); `this`/`self` is the container of the function around the call (`res` in
+ * `res.send = function () { this.set() }`, the class in a method).
+ */
+function receiverOf(call: Node, callee: Node | null, open: ReadonlyArray<{ symbol: CodeSymbol }>): string | undefined {
+  let object: Node | null = null;
+  for (const field of RECEIVER_FIELDS) {
+    object = callee?.childForFieldName(field) ?? call.childForFieldName(field);
+    if (object) break;
+  }
+  const name = object ? calleeName(object) : undefined;
+  if (name === undefined || !SELF_NAMES.has(name)) return name;
+  for (let at = open.length - 1; at >= 0; at--) if (open[at]!.symbol.container) return open[at]!.symbol.container;
+  return undefined;
 }
 
 function readSymbol(node: Node, kind: CodeSymbol['kind'], language: LanguageId, parent: CodeSymbol | undefined, docAbove: (startLine: number) => [number, number] | undefined): CodeSymbol | undefined {
   let qualifier: string | undefined;
-  let name = ownName(node, (scope) => (qualifier = scope));
+  const own = ownName(node, (scope) => (qualifier = scope));
   // A struct mentioned without a body (`struct list *l;`) is a use; a nameless one is its typedef's.
-  if (SPECIFIERS.has(node.type) && (!node.childForFieldName('body') || !name)) return undefined;
+  if (SPECIFIERS.has(node.type) && (!node.childForFieldName('body') || !own)) return undefined;
+  const bindings: Binding[] = [];
   let outer = node;
   while (outer.parent && WRAPPERS.has(outer.parent.type) && !(outer.parent.type === 'type_declaration' && outer.parent.namedChildren.length > 1)) {
     outer = outer.parent;
-    if (!name) name = bindingName(outer);
+    const binding = bindingOf(outer);
+    if (binding) bindings.push(binding);
   }
+  // Callers use the name it is bound to, the first one written (`get` of `req.get = req.header =
+  // function header`); its own name and the other targets are aliases.
+  const bound = bindings.at(-1);
+  const name = bound?.name ?? own;
+  qualifier ??= bound?.container;
+  const aliases = [...new Set([...bindings.map((binding) => binding.name), own])].filter((alias): alias is string => alias !== undefined && alias !== name);
   // Rust attributes (`#[cold]`) are siblings before the item; doc comments sit above them.
   let start = outer;
   while (start.previousNamedSibling?.type === 'attribute_item' && start.previousNamedSibling.endPosition.row >= start.startPosition.row - 1) {
@@ -150,6 +184,7 @@ function readSymbol(node: Node, kind: CodeSymbol['kind'], language: LanguageId, 
   };
   const container = qualifier ?? goReceiver(node) ?? (parent && parent.kind !== 'function' && parent.kind !== 'method' ? parent.name : undefined);
   if (container) symbol.container = container;
+  if (aliases.length > 0) symbol.aliases = aliases;
   const doc = language === 'python' ? pythonDocstring(body) : undefined;
   const [docStart, docEnd] = doc ?? docAbove(startLine) ?? [];
   if (docStart !== undefined && docEnd !== undefined) {
@@ -190,13 +225,47 @@ function goReceiver(node: Node): string | undefined {
   return receiver?.descendantsOfType('type_identifier')[0]?.text;
 }
 
-/** `const f = () => …`, `x.prototype.f = function`, `{f: function}`: the name bound to a nameless definition. */
-function bindingName(wrapper: Node): string | undefined {
+interface Binding {
+  name: string;
+  container?: string;
+}
+
+/**
+ * What a wrapper binds a definition to: `f` of `const f = () => …` and `{f: function}`; `get` on
+ * `req` of `req.get = function`, on `View` of `View.prototype.get = function`, on `exports` of
+ * `exports.get = function`. None for `module.exports = function` (the module, not a name callers
+ * use) or `app[method] = function` (a name known only when the program runs).
+ */
+function bindingOf(wrapper: Node): Binding | undefined {
   for (const field of BINDING_FIELDS) {
     const target = wrapper.childForFieldName(field);
-    if (target) return leafName(target);
+    if (!target) continue;
+    if (target.type !== 'member_expression' && target.type !== 'subscript_expression') {
+      const name = leafName(target);
+      // `Object.defineProperty(o, 'router', {get: function getrouter() {…}})`: an accessor of the
+      // property, not a method called `get`.
+      if (!name || (wrapper.type === 'pair' && ACCESSOR_KEYS.has(name) && wrapper.parent?.parent?.type === 'arguments')) return undefined;
+      return { name };
+    }
+    const key = target.childForFieldName(target.type === 'member_expression' ? 'property' : 'index');
+    const name = key?.type === 'string' ? cleanName(key.text.slice(1, -1)) : key && NAME_LEAVES.has(key.type) && target.type === 'member_expression' ? cleanName(key.text) : undefined;
+    const object = target.childForFieldName('object');
+    const container = object ? objectPath(object) : undefined;
+    if (!name || (name === 'exports' && container === 'module')) return undefined;
+    return container ? { name, container } : { name };
   }
   return undefined;
+}
+
+/** `req`, `module.exports`; `View` of `View.prototype`; undefined for `this` (the class around it says) or a computed object. */
+function objectPath(node: Node): string | undefined {
+  if (node.type === 'identifier') return node.text;
+  if (node.type !== 'member_expression') return undefined;
+  const object = node.childForFieldName('object');
+  const property = node.childForFieldName('property');
+  const path = object ? objectPath(object) : undefined;
+  if (!path || property?.type !== 'property_identifier') return undefined;
+  return property.text === 'prototype' ? path : `${path}.${property.text}`;
 }
 
 function leafName(node: Node): string | undefined {

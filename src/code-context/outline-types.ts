@@ -32,8 +32,18 @@ export interface CodeSymbol {
   headerEndLine: number;
   docStartLine?: number;
   docEndLine?: number;
-  /** The enclosing class, or the qualifier of an out-of-class C++ definition (`Arena` of `Arena::Allocate`). */
+  /**
+   * The enclosing class, the qualifier of an out-of-class C++ definition (`Arena` of
+   * `Arena::Allocate`), or the object a function is assigned to (`req` of `req.get = function`,
+   * `View` of `View.prototype.render = function`).
+   */
   container?: string;
+  /**
+   * Other names the definition answers to: the function's own name when it is assigned under
+   * another (`contentType` of `res.type = function contentType`), the other targets of a chained
+   * assignment (`header` of `req.get = req.header = function`).
+   */
+  aliases?: string[];
 }
 
 /** One import: the module as written (`./util`, `requests.compat`, `fmt`) and the names it binds. */
@@ -48,6 +58,11 @@ export interface CodeReference {
   name: string;
   line: number;
   kind: 'call' | 'type';
+  /**
+   * A method call's object, by its last name (`req` of `req.get()`, `app` of `this.app.get()`);
+   * `this`/`self` stand for the container of the function the call is in.
+   */
+  receiver?: string;
 }
 
 export interface FileOutline {

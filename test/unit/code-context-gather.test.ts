@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CodeIndex } from '../../src/code-context/code-index.js';
+import { findDefinitionAnswer } from '../../src/code-context/code-tools.js';
 import type { ContextBlock } from '../../src/code-context/context-block.js';
 import { gatherChunkContext } from '../../src/code-context/gather-context.js';
 import { outlineFile } from '../../src/code-context/outline-file.js';
@@ -118,6 +119,54 @@ describe('definitions of what the changed lines use', () => {
     const caller = blocks.find((block) => block.kind === 'caller');
     expect(caller?.label).toBe('call of average in summary');
     expect(caller!.variants[0]).toContain('4   const mean = average(rows);\n');
+  });
+});
+
+describe('functions assigned to objects (req.get = function …), in every mode', () => {
+  const request = ['var req = Object.create(null)', 'module.exports = req', '', '/** Return request header. */', 'req.get =', 'req.header = function header(name) {', '  return this.headers[name.toLowerCase()]', '}', ''].join('\n');
+  const response = ['var res = Object.create(null)', 'module.exports = res', '', '/** Get value for header `field`. */', 'res.get = function (field) {', '  return this.getHeader(field)', '}', ''].join('\n');
+  // Two more objects with a `get`: by name alone, `get` is defined in four files, too many to pick from.
+  const files = {
+    'lib/request.js': request,
+    'lib/response.js': response,
+    'lib/cache.js': 'var cache = {}\nmodule.exports = cache\ncache.get = function (key) {\n  return cache[key]\n}\n',
+    'lib/map.js': 'exports.get = function (map, key) {\n  return map[key]\n}\n',
+    'lib/warm.js': "var cache = require('./cache')\n\nfunction warm(key) {\n  return cache.get(key)\n}\n",
+    'app/handler.js': "function handle(req, res) {\n  var type = req.get('Content-Type')\n  return res.get(type)\n}\n",
+    'lib/app.js': "var req = require('./request')\nvar res = require('./response')\n\nfunction contentType() {\n  return req.get('Content-Type')\n}\n",
+  };
+  const definitions = (blocks: readonly ContextBlock[]) => labels(blocks).filter((label) => label.startsWith('definition'));
+
+  it('through the symbol index: the definition on the object the call names, out of four files defining `get`', async () => {
+    const blocks = await gatherChunkContext(snapshotOf(files), [{ path: 'app/handler.js', lines: [2] }], FULL);
+    expect(definitions(blocks)).toEqual(['definition lib/request.js:4-8 definition of req.get']);
+    expect(blocks.find((block) => block.kind === 'definition')!.variants[0]).toBe('4 /** Return request header. */\n5 req.get =\n6 req.header = function header(name) {\n7   return this.headers[name.toLowerCase()]\n8 }\n');
+    // Two objects on one line: each call's own definition.
+    expect(definitions(await gatherChunkContext(snapshotOf(files), [{ path: 'app/handler.js', lines: [2, 3] }], FULL))).toEqual(['definition lib/request.js:4-8 definition of req.get', 'definition lib/response.js:4-7 definition of res.get']);
+  });
+
+  it('through require(), without the symbol index (a large pull request): the required module on the called object first', async () => {
+    const blocks = await gatherChunkContext(snapshotOf(files), [{ path: 'lib/app.js', lines: [5] }], { ...FULL, symbolIndex: false });
+    expect(definitions(blocks)[0]).toBe('definition lib/request.js:4-8 definition of req.get');
+  });
+
+  it('deep mode: the callers of a changed req.get, calls on req before namesakes on other objects', async () => {
+    const blocks = await gatherChunkContext(snapshotOf(files), [{ path: 'lib/request.js', lines: [7] }], { definitions: true, callers: true });
+    const callers = blocks.filter((block) => block.kind === 'caller').map((block) => `${block.path} ${block.label}`);
+    expect(callers.slice(0, 2)).toEqual(['app/handler.js call of get in handle', 'lib/app.js call of get in contentType']);
+  });
+
+  it('find_definition: `req.get`, `res.get` and the alias `header` each find their definition first', async () => {
+    const index = snapshotOf(files);
+    const first = async (symbol: string) => {
+      const answer = await findDefinitionAnswer(index, { symbol });
+      if ('error' in answer) throw new Error(answer.error);
+      return answer.text.split('\n')[0];
+    };
+    expect(await first('req.get')).toBe('lib/request.js lines 4-8');
+    expect(await first('res.get')).toBe('lib/response.js lines 4-7');
+    expect(await first('header')).toBe('lib/request.js lines 4-8');
+    expect(await first('req.prototype.get')).toBe('lib/request.js lines 4-8');
   });
 });
 

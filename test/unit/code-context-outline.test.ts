@@ -150,6 +150,83 @@ describe('outline of each language, on real files', () => {
   });
 });
 
+describe('functions assigned to objects are definitions under the property name', () => {
+  const source = async (path: string, text: string) => {
+    const result = await outlineFile(path, text, RELAXED);
+    if (!result.ok) throw new Error(result.reason);
+    return result.outline;
+  };
+
+  it('JavaScript: req.get, exports.x, module.exports.x, prototypes, chained targets; the function\'s own name is an alias', async () => {
+    const file = await source(
+      'lib/request.js',
+      [
+        'var req = Object.create(null)', // 1
+        'module.exports = req',
+        '',
+        '/** Return request header. */',
+        'req.get =', // 5
+        'req.header = function header(name) {',
+        '  return this.headers[name]',
+        '}',
+        '',
+        "res.type = function contentType(type) { return this.set('Content-Type', type) }", // 10
+        'exports.normalize = (value) => value.trim()',
+        'module.exports.parse = function (text) { return text }',
+        'View.prototype.render = function render(options) { return req.get(options) }',
+        "Foo.prototype['bar'] = function () {}",
+        'methods.forEach(function (method) { app[method] = function (path) { return path } })', // 15
+        'module.exports = function createApplication() {}',
+        "Object.defineProperty(app, 'router', { get: function getrouter() { return 1 } })",
+        '',
+      ].join('\n'),
+    );
+    expect(symbol(file, 'get', 'req')).toMatchObject({ kind: 'function', aliases: ['header'], startLine: 5, endLine: 8, headerEndLine: 6, docStartLine: 4 });
+    expect(definitionsNamed(file, 'req.header')).toEqual([symbol(file, 'get')]);
+    expect(symbol(file, 'type', 'res')).toMatchObject({ aliases: ['contentType'], startLine: 10 });
+    expect(definitionsNamed(file, 'contentType')).toEqual([symbol(file, 'type')]);
+    expect(symbol(file, 'normalize', 'exports')).toMatchObject({ startLine: 11 });
+    expect(symbol(file, 'parse', 'module.exports')).toMatchObject({ startLine: 12 });
+    expect(symbol(file, 'render', 'View')).toMatchObject({ startLine: 13 });
+    expect(symbol(file, 'bar', 'Foo')).toMatchObject({ startLine: 14 });
+    // A property named when the program runs, the module itself, a property descriptor's accessor: no such names.
+    expect(file.symbols.find((item) => item.startLine === 15 && item.headerEndLine === 15 && item.name === '' && item.container === undefined)).toBeDefined();
+    expect(definitionsNamed(file, 'app')).toEqual([]);
+    expect(definitionsNamed(file, 'exports')).toEqual([]);
+    expect(symbol(file, 'createApplication')).toMatchObject({ startLine: 16 });
+    expect(symbol(file, 'getrouter')).not.toHaveProperty('aliases');
+    expect(definitionsNamed(file, 'get')).toHaveLength(1);
+    // Calls keep their object; `this` is the object the function around the call sits on.
+    expect(file.references).toContainEqual({ name: 'set', line: 10, kind: 'call', receiver: 'res' });
+    expect(file.references).toContainEqual({ name: 'get', line: 13, kind: 'call', receiver: 'req' });
+    expect(file.references).toContainEqual({ name: 'forEach', line: 15, kind: 'call', receiver: 'methods' });
+  });
+
+  it('TypeScript: an arrow function assigned to an object, and `this` in a class method', async () => {
+    const file = await source(
+      'src/api.ts',
+      [
+        'export const api: Api = {} as Api;',
+        '',
+        '/** Reads one user. */',
+        'api.fetchUser = async (id: string): Promise<User> => {',
+        '  return this.client.get(`/users/${id}`);',
+        '};',
+        '',
+        'export class Cache {',
+        '  read(key: string) {',
+        '    return this.lookup(key);',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    expect(symbol(file, 'fetchUser', 'api')).toMatchObject({ kind: 'function', startLine: 4, endLine: 6, docStartLine: 3 });
+    expect(file.references).toContainEqual({ name: 'get', line: 5, kind: 'call', receiver: 'client' });
+    expect(file.references).toContainEqual({ name: 'lookup', line: 10, kind: 'call', receiver: 'Cache' });
+  });
+});
+
 describe('files the reviewer cannot outline fall back instead of failing', () => {
   it('a language without a grammar', async () => {
     expect(languageForPath('notes/readme.md')).toBeUndefined();

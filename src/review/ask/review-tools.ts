@@ -34,7 +34,7 @@ const readFileInput = z.object({
   startLine: z.number().int().min(1).optional(),
   endLine: z.number().int().min(1).optional(),
 });
-const symbolInput = z.object({ symbol: z.string().min(1).max(200).describe('A function, method, class or type name (Class.method works too)') });
+const symbolInput = z.object({ symbol: z.string().min(1).max(200).describe('A function, method, class or type name; Class.method or object.method (req.get) puts the definitions on that class or object first') });
 const searchInput = z.object({ text: z.string().min(1).max(200).describe('Exact text to find'), pathGlob: z.string().max(200).optional().describe('Only files matching this glob, e.g. src/**/*.py') });
 
 /**

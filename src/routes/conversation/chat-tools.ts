@@ -38,7 +38,7 @@ const readFileInput = z.object({
   startLine: z.number().int().min(1).optional(),
   endLine: z.number().int().min(1).optional(),
 });
-const findDefinitionInput = z.object({ prId: prIdInput, symbol: z.string().min(1).max(200).describe('A function, method, class or type name (Class.method works too)') });
+const findDefinitionInput = z.object({ prId: prIdInput, symbol: z.string().min(1).max(200).describe('A function, method, class or type name; Class.method or object.method (req.get) puts the definitions on that class or object first') });
 const searchInput = z.object({
   prId: prIdInput,
   text: z.string().min(1).max(200).describe('Exact text to find'),
