@@ -19,3 +19,4 @@ export * from './usage-records.js';
 export * from './usage-daily.js';
 export * from './review-runs.js';
 export * from './gitlab-merge-requests.js';
+export * from './api-tokens.js';
