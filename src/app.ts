@@ -16,6 +16,7 @@ import webApp from './plugins/app/web-app.js';
 import workers, { type WorkerOptions } from './plugins/app/workers.js';
 import infrastructure, { type InfrastructureOptions } from './plugins/external/infrastructure.js';
 import adminRoutes from './routes/admin/admin-routes.js';
+import apiTokenRoutes from './routes/auth/api-token-routes.js';
 import authRoutes from './routes/auth/auth-routes.js';
 import byokRoutes from './routes/byok/byok-routes.js';
 import conversationRoutes from './routes/conversation/conversation-routes.js';
@@ -74,6 +75,7 @@ export const serviceApp = fp<AppOptions>(
       await app.register(metricsRoutes);
       await app.register(authRoutes, { prefix: '/auth' });
       await app.register(codehostRoutes, { prefix: '/auth' });
+      await app.register(apiTokenRoutes, { prefix: '/auth' });
       await app.register(usersRoutes, { prefix: '/users' });
       await app.register(usageRoutes, { prefix: '/usage' });
       await app.register(webhookRoutes, { prefix: '/webhook' });

@@ -10,6 +10,7 @@ import type { SecretBox } from '../lib/crypto/secret-box.js';
 import type { Repositories } from '../plugins/app/repositories.js';
 import type { Services } from '../plugins/app/services.js';
 import type { GitHubAppRegistry } from '../services/github-app-registry.js';
+import type { ApiTokenInfo } from '../services/api-token-service.js';
 import type { SessionInfo } from '../services/session-service.js';
 
 declare module 'fastify' {
@@ -34,8 +35,10 @@ declare module 'fastify' {
   }
 
   interface FastifyRequest {
-    /** Set by the authentication hook; null on public routes and anonymous optional ones. */
+    /** The cookie session, set by the authentication hook; null on public routes, anonymous optional ones and token requests. */
     session: SessionInfo | null;
+    /** The `Authorization: Bearer` API token of the request (decisions.md §17), when it carried one. */
+    apiToken: ApiTokenInfo | null;
     /** The exact request bytes, kept by the webhook router for signature checks. */
     rawBody: Buffer | null;
   }
@@ -43,6 +46,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes need a session unless they say `public` (no session read) or `optional`. */
     auth?: 'public' | 'optional' | 'required';
+    /**
+     * What an API token gets here (decisions.md §17): `accepted` (the default) as a session,
+     * `refused` a 403 (account, password, tokens), `hidden` a 404 (operators' routes).
+     */
+    apiTokens?: 'accepted' | 'refused' | 'hidden';
     /** The body may hold NUL and unpaired surrogates (decisions.md §7): the route sanitizes it itself. */
     rawStrings?: boolean;
   }

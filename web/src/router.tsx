@@ -170,6 +170,11 @@ const settingsSessionsRoute = createRoute({
   path: '/sessions',
   component: lazyRouteComponent(() => import('./routes/settings/sessions'), 'SessionsPage'),
 });
+const settingsTokensRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '/tokens',
+  component: lazyRouteComponent(() => import('./routes/settings/tokens'), 'TokensPage'),
+});
 const settingsProvidersRoute = createRoute({
   getParentRoute: () => settingsRoute,
   path: '/providers',
@@ -209,6 +214,7 @@ const routeTree = rootRoute.addChildren([
       settingsIndexRoute,
       settingsProfileRoute,
       settingsSessionsRoute,
+      settingsTokensRoute,
       settingsProvidersRoute,
       settingsReviewRoute,
       settingsGithubRoute,

@@ -20,3 +20,4 @@ export * from './usage-daily.js';
 export * from './review-runs.js';
 export * from './gitlab-merge-requests.js';
 export * from './organizations.js';
+export * from './api-tokens.js';

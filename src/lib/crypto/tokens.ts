@@ -4,6 +4,11 @@ export const randomHex = (bytes: number) => randomBytes(bytes).toString('hex');
 
 export const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
 
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Characters from the CSPRNG, each uniform over [0-9A-Za-z] (randomInt has no modulo bias). */
+export const randomBase62 = (length: number) => Array.from({ length }, () => BASE62[randomInt(0, BASE62.length)]).join('');
+
 /** Six digits from the CSPRNG, leading zeros kept. */
 export const generateOtp = () => randomInt(0, 1_000_000).toString().padStart(6, '0');
 

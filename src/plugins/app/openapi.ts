@@ -15,8 +15,14 @@ export default fp(
           version: '1.0.0',
         },
         servers: [{ url: app.config.publicUrl }],
-        components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE } } },
-        security: [{ session: [] }],
+        components: {
+          securitySchemes: {
+            session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
+            // Personal API tokens (decisions.md §17), created with a session at POST /auth/tokens.
+            apiToken: { type: 'http', scheme: 'bearer', description: 'A personal API token (`prt_…`)' },
+          },
+        },
+        security: [{ session: [] }, { apiToken: [] }],
       },
       transform: jsonSchemaTransform,
       transformObject: jsonSchemaTransformObject,

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { ApiTokenRepository } from '../../repositories/api-token-repository.js';
 import { ByokProviderRepository } from '../../repositories/byok-provider-repository.js';
 import { ConversationRepository } from '../../repositories/conversation-repository.js';
 import { FindingFeedbackRepository } from '../../repositories/finding-feedback-repository.js';
@@ -23,6 +24,7 @@ import { UserRepository } from '../../repositories/user-repository.js';
 export interface Repositories {
   users: UserRepository;
   sessions: SessionRepository;
+  apiTokens: ApiTokenRepository;
   otpRecords: OtpRepository;
   usage: UsageRepository;
   usageHistory: UsageHistoryRepository;
@@ -48,6 +50,7 @@ export default fp(
     const repositories: Repositories = {
       users: new UserRepository(app.db),
       sessions: new SessionRepository(app.db),
+      apiTokens: new ApiTokenRepository(app.db),
       otpRecords: new OtpRepository(app.db),
       usage: new UsageRepository(app.db),
       usageHistory: new UsageHistoryRepository(app.database),

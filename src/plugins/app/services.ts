@@ -32,6 +32,7 @@ import { WorkspaceService } from '../../routes/workspace/workspace-service.js';
 import { ByokDirectory } from '../../services/byok-directory.js';
 import { FindingFeedbackService } from '../../services/finding-feedback-service.js';
 import { SessionService } from '../../services/session-service.js';
+import { ApiTokenService } from '../../services/api-token-service.js';
 import { PullRequestDiffs } from '../../services/pull-request-diffs.js';
 import { PullRequestCode } from '../../services/pull-request-code.js';
 import { CodeSnapshots } from '../../code-context/snapshot/code-snapshots.js';
@@ -45,6 +46,8 @@ import { UsageHistoryService } from '../../routes/usage/usage-history-service.js
 
 export interface Services {
   sessions: SessionService;
+  /** Personal API tokens (decisions.md §17). */
+  apiTokens: ApiTokenService;
   auth: AuthService;
   codehost: CodehostService;
   users: UsersService;
@@ -84,6 +87,7 @@ export default fp(
     const { repos, config } = app;
     const log = app.log.child({ component: 'services' });
     const sessions = new SessionService(repos.sessions, app.kv, log);
+    const apiTokens = new ApiTokenService(repos.apiTokens, app.kv, log);
     const directory = new ByokDirectory(repos.byokProviders, app.kv);
     const policy = new EndpointPolicy(config.byokAllowPrivateNetworks);
     const models = new ModelRouter({
@@ -208,12 +212,14 @@ export default fp(
     });
     const services: Services = {
       sessions,
+      apiTokens,
       auth: new AuthService({
         db: app.db,
         users: repos.users,
         otpRecords: repos.otpRecords,
         codes: new OneTimeCodes(repos.otpRecords, deriveKey(config.encryptionKey, 'one-time-codes')),
         sessions,
+        apiTokens,
         mailer: app.mailer,
         publicUrl: config.publicUrl,
         log,
@@ -229,7 +235,7 @@ export default fp(
         publicUrl: config.publicUrl,
         oauthClient: () => githubApps.oauthClient(),
       }),
-      users: new UsersService({ db: app.db, users: repos.users, sessionRecords: repos.sessions, sessions, kv: app.kv, organizations }),
+      users: new UsersService({ db: app.db, users: repos.users, sessionRecords: repos.sessions, sessions, tokenRecords: repos.apiTokens, apiTokens, kv: app.kv, organizations }),
       usage: new UsageService(repos.usage, config.freeAllowanceUsd),
       usageHistory: new UsageHistoryService(repos.usageHistory),
       pullRequests: new PullRequestsService(repos.pullRequests, diffs),

@@ -4,8 +4,8 @@ import { errorResponses } from '../common-schemas.js';
 import { githubAppStatusResponse, manifestBody, manifestCallbackQuery, manifestResponse } from './admin-schemas.js';
 
 const redirect = z.null().meta({ description: 'Redirect (Location header)' });
-// Anyone but an operator gets a 404, with or without a session (decisions.md §13).
-const operatorOnly = { auth: 'optional' as const };
+// Anyone but an operator gets a 404, with or without a session, and any API token (decisions.md §13, §17).
+const operatorOnly = { auth: 'optional' as const, apiTokens: 'hidden' as const };
 
 /** The operator's surface (decisions.md §13): the GitHub App's status, and creating it from a manifest. */
 const adminRoutes: FastifyPluginAsyncZod = async (app) => {

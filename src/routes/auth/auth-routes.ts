@@ -1,4 +1,7 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AppError } from '../../lib/app-error.js';
+import type { SessionInfo } from '../../services/session-service.js';
 import { requireSession } from '../../plugins/app/authentication.js';
 import { errorResponses, messageSchema, noContent } from '../common-schemas.js';
 import {
@@ -69,7 +72,8 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/reset-password',
     {
-      config: { auth: 'optional' },
+      // A stolen API token must not change the password (decisions.md §17).
+      config: { auth: 'optional', apiTokens: 'refused' },
       preHandler: app.authRateLimit,
       schema: {
         tags,
@@ -88,7 +92,9 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/session',
     { schema: { tags, summary: 'The current session', response: { 200: sessionResponse, ...errorResponses(401) } } },
     async (request) => {
-      const { userId, ...session } = requireSession(request);
+      const { userId, session } = requireSession(request);
+      // With an API token there is no cookie session to describe (decisions.md §17).
+      if (session === null) return { userId, session: { id: null, createdAt: null, expiresAt: null, userAgent: null } };
       return { userId, session: { id: session.id, createdAt: session.createdAt, expiresAt: session.expiresAt, userAgent: session.userAgent } };
     },
   );
@@ -97,17 +103,17 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/sessions',
     { schema: { tags, summary: "The user's active sessions", response: { 200: sessionsResponse, ...errorResponses(401) } } },
     async (request) => {
-      const current = requireSession(request);
-      const list = await sessions.listForUser(current.userId);
-      return list.map(({ id, createdAt, expiresAt, userAgent }) => ({ id, createdAt, expiresAt, userAgent, current: id === current.id }));
+      const { userId, session: current } = requireSession(request);
+      const list = await sessions.listForUser(userId);
+      return list.map(({ id, createdAt, expiresAt, userAgent }) => ({ id, createdAt, expiresAt, userAgent, current: id === current?.id }));
     },
   );
 
   app.delete(
     '/logout',
-    { schema: { tags, summary: 'Revoke the current session', response: { 204: noContent, ...errorResponses(401, 503) } } },
+    { schema: { tags, summary: 'Revoke the current session (an API token is revoked with DELETE /auth/tokens/:id)', response: { 204: noContent, ...errorResponses(400, 401, 503) } } },
     async (request, reply) => {
-      await sessions.revoke(requireSession(request).id);
+      await sessions.revoke(cookieSession(request).id);
       clearSessionCookies(reply, secure);
       return reply.code(204).send(null);
     },
@@ -115,13 +121,20 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/logout-all',
-    { schema: { tags, summary: "Revoke all the user's sessions", response: { 204: noContent, ...errorResponses(401, 503) } } },
+    { schema: { tags, summary: "Revoke all the user's sessions (not their API tokens)", response: { 204: noContent, ...errorResponses(400, 401, 503) } } },
     async (request, reply) => {
-      await sessions.revokeAll(requireSession(request).userId);
+      await sessions.revokeAll(cookieSession(request).userId);
       clearSessionCookies(reply, secure);
       return reply.code(204).send(null);
     },
   );
 };
+
+/** Signing out concerns cookie sessions; a token is revoked instead (decisions.md §17). */
+function cookieSession(request: FastifyRequest): SessionInfo {
+  const { session } = requireSession(request);
+  if (session === null) throw new AppError('BAD_REQUEST', 'An API token does not sign out: revoke it with DELETE /auth/tokens/:id');
+  return session;
+}
 
 export default authRoutes;

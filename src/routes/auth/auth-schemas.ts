@@ -34,6 +34,9 @@ const sessionSchema = z.object({
   userAgent: userAgentSchema,
 });
 
-export const sessionResponse = z.object({ userId: z.uuid(), session: sessionSchema });
+/** With an API token, the fields describe no cookie session and are null (decisions.md §17). */
+const tokenSessionSchema = z.object({ id: z.null(), createdAt: z.null(), expiresAt: z.null(), userAgent: z.null() });
+
+export const sessionResponse = z.object({ userId: z.uuid(), session: z.union([sessionSchema, tokenSessionSchema]) });
 
 export const sessionsResponse = z.array(sessionSchema.extend({ current: z.boolean() }));

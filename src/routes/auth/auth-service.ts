@@ -7,6 +7,7 @@ import { hashPassword, verifyPassword } from '../../lib/crypto/passwords.js';
 import type { Logger } from '../../lib/logger.js';
 import type { OtpRepository } from '../../repositories/otp-repository.js';
 import type { UserRepository } from '../../repositories/user-repository.js';
+import type { ApiTokenService } from '../../services/api-token-service.js';
 import type { SessionInfo, SessionService } from '../../services/session-service.js';
 import { recoveryEmail, verificationEmail } from './auth-emails.js';
 import { OTP_TTL_MS, recoveryKey, signupKey, type OneTimeCodes } from './one-time-codes.js';
@@ -17,6 +18,7 @@ export interface AuthServiceDeps {
   otpRecords: OtpRepository;
   codes: OneTimeCodes;
   sessions: SessionService;
+  apiTokens: ApiTokenService;
   mailer: Mailer;
   publicUrl: string;
   log: Logger;
@@ -94,6 +96,7 @@ export class AuthService {
   /**
    * With a session: the current password is checked, other sessions are signed out. Without one:
    * a recovery code verified in the last ten minutes is spent, and every session is signed out.
+   * Either way every API token is revoked (decisions.md §17): a stolen one dies with the password.
    */
   async resetPassword(
     input: { email?: string; oldPassword?: string; password: string },
@@ -102,6 +105,7 @@ export class AuthService {
     const userId = session === null ? await this.spendRecovery(input.email) : await this.checkCurrentPassword(session.userId, input.oldPassword);
     await this.deps.users.update(userId, { password: await hashPassword(input.password) });
     await this.deps.sessions.revokeAll(userId, session?.id);
+    await this.deps.apiTokens.revokeAll(userId);
   }
 
   private async checkCurrentPassword(userId: string, oldPassword: string | undefined): Promise<string> {

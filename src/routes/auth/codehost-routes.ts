@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { callerOf } from '../../plugins/app/authentication.js';
 import { errorResponses } from '../common-schemas.js';
 import { setSessionCookie } from './session-cookie.js';
 
@@ -17,7 +18,7 @@ const codehostRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: 'optional' },
       schema: { tags, summary: 'Redirect to GitHub to sign in (or, signed in, to link GitHub)', response: { 302: redirect, ...errorResponses(503) } },
     },
-    async (request, reply) => reply.redirect(await codehost.start(request.session), 302),
+    async (request, reply) => reply.redirect(await codehost.start(callerOf(request)), 302),
   );
 
   app.get(
@@ -45,7 +46,7 @@ const codehostRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const outcome = await codehost.callback(request.query, request.session, request.headers['user-agent']);
+      const outcome = await codehost.callback(request.query, callerOf(request), request.headers['user-agent']);
       if (outcome.kind === 'signed-in') setSessionCookie(reply, outcome.token, secure);
       return reply.redirect(app.config.publicUrl, 302);
     },

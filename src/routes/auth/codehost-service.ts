@@ -45,7 +45,7 @@ export class CodehostService {
   }
 
   /** The GitHub authorization URL, with a single-use state remembered for ten minutes. */
-  async start(session: SessionInfo | null): Promise<string> {
+  async start(session: Pick<SessionInfo, 'userId'> | null): Promise<string> {
     const client = await this.requireConfigured();
     const state = randomHex(32);
     await setJson(this.deps.kv, stateKey(state), { linkUserId: session?.userId ?? null } satisfies OAuthState, STATE_TTL_SECONDS);
@@ -57,7 +57,7 @@ export class CodehostService {
     return (await this.deps.oauthClient()) !== undefined;
   }
 
-  async callback(input: { code: string; state: string }, session: SessionInfo | null, userAgent: string | undefined): Promise<CallbackOutcome> {
+  async callback(input: { code: string; state: string }, session: Pick<SessionInfo, 'userId'> | null, userAgent: string | undefined): Promise<CallbackOutcome> {
     const client = await this.requireConfigured();
     const raw = await this.deps.kv.take(stateKey(input.state));
     if (raw === null) throw new AppError('BAD_REQUEST', 'The sign-in link has expired or was already used; start again');

@@ -8,6 +8,8 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   const { users } = app.services;
   const secure = app.config.publicUrl.startsWith('https:');
   const tags = ['users'];
+  // A stolen API token must not take over the account (decisions.md §17).
+  const sessionOnly = { apiTokens: 'refused' as const };
 
   app.get(
     '/',
@@ -17,13 +19,16 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/',
-    { schema: { tags, summary: 'Update the profile', body: updateUserBody, response: { 200: userResponse, ...errorResponses(400, 401, 409) } } },
+    {
+      config: sessionOnly,
+      schema: { tags, summary: 'Update the profile (not with an API token)', body: updateUserBody, response: { 200: userResponse, ...errorResponses(400, 401, 403, 409) } },
+    },
     async (request) => users.update(requireSession(request).userId, request.body),
   );
 
   app.delete(
     '/',
-    { schema: { tags, summary: 'Delete the account and all its data', response: { 204: noContent, ...errorResponses(401, 409, 503) } } },
+    { config: sessionOnly, schema: { tags, summary: 'Delete the account and all its data (not with an API token)', response: { 204: noContent, ...errorResponses(401, 403, 409, 503) } } },
     async (request, reply) => {
       await users.delete(requireSession(request).userId);
       clearSessionCookies(reply, secure, LEGACY_SESSION_COOKIE);

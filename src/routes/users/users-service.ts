@@ -2,10 +2,12 @@ import type { KeyValueStore } from '../../adapters/kv/key-value-store.js';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError } from '../../lib/app-error.js';
+import type { ApiTokenRepository } from '../../repositories/api-token-repository.js';
 import type { SessionRepository } from '../../repositories/session-repository.js';
 import type { UserChanges, UserRepository } from '../../repositories/user-repository.js';
 import { byokCacheKey } from '../../services/byok-directory.js';
 import type { OrganizationService } from '../../services/organization-service.js';
+import type { ApiTokenService } from '../../services/api-token-service.js';
 import type { SessionService } from '../../services/session-service.js';
 
 export class UsersService {
@@ -15,6 +17,8 @@ export class UsersService {
       users: UserRepository;
       sessionRecords: SessionRepository;
       sessions: SessionService;
+      tokenRecords: ApiTokenRepository;
+      apiTokens: ApiTokenService;
       kv: KeyValueStore;
       organizations: Pick<OrganizationService, 'beforeAccountDeletion'>;
     },
@@ -44,13 +48,15 @@ export class UsersService {
    * referencing the user with ON DELETE CASCADE. Then the cache entries go.
    */
   async delete(userId: string): Promise<void> {
-    const sessionIds = await this.deps.db.transaction(async (tx) => {
+    const { sessionIds, tokenHashes } = await this.deps.db.transaction(async (tx) => {
       await this.deps.organizations.beforeAccountDeletion(userId, tx);
       const ids = await this.deps.sessionRecords.listIdsForUser(userId, tx);
+      const hashes = await this.deps.tokenRecords.listHashesForUser(userId, tx);
       await this.deps.users.delete(userId, tx);
-      return ids;
+      return { sessionIds: ids, tokenHashes: hashes };
     });
     await this.deps.sessions.uncache(sessionIds);
+    await this.deps.apiTokens.uncache(tokenHashes);
     await this.deps.kv.delete(byokCacheKey(userId)).catch(() => undefined);
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
+import { callerOf } from '../../plugins/app/authentication.js';
 import { errorResponses } from '../common-schemas.js';
 import { webhookAcceptedResponse } from './webhook-schemas.js';
 
@@ -58,7 +59,7 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         signature: header(headers['x-hub-signature-256']),
         rawBody: request.rawBody ?? Buffer.alloc(0),
         payload: request.body,
-        session: request.session,
+        session: callerOf(request),
       }).catch((error: unknown) => {
         app.metrics.webhookDelivery(event, error instanceof AppError ? error.code.toLowerCase() : 'error');
         throw error;

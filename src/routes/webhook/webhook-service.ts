@@ -11,7 +11,7 @@ import type { WebhookDeliveryRepository } from '../../repositories/webhook-deliv
 import type { IntakeItem, IntakeOutcome, WebhookIntakeRepository } from '../../repositories/webhook-intake-repository.js';
 import { cachedRepositoryConfig } from '../../repository-config/load-repository-config.js';
 import { switchedOff } from '../../repository-config/run-policy.js';
-import type { SessionInfo } from '../../services/session-service.js';
+import type { Caller } from '../../plugins/app/authentication.js';
 import type { AppEventsService } from './app-events.js';
 import { pullRequestEventSchema, type PullRequestEvent } from './webhook-schemas.js';
 
@@ -24,7 +24,8 @@ export interface IncomingDelivery {
   signature: string | undefined;
   rawBody: Buffer;
   payload: unknown;
-  session: SessionInfo | null;
+  /** The signed-in caller (a session or an API token), if any. */
+  session: Pick<Caller, 'userId'> | null;
 }
 
 export type DeliveryOutcome = 'ping' | 'app-event' | IntakeOutcome;

@@ -2,6 +2,7 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { get, getText } from './client';
 import type {
   AuditPage,
+  ApiTokenItem,
   GitLabConnection,
   InvitationPreview,
   OrgInvitation,
@@ -55,6 +56,7 @@ export const queries = {
   usageReviews: (range: { from: string; to: string }) =>
     queryOptions({ queryKey: ['usage', 'reviews', range], queryFn: () => get<UsageReviews>('/usage/reviews', range) }),
   sessions: () => queryOptions({ queryKey: ['sessions'], queryFn: () => get<SessionItem[]>('/auth/sessions') }),
+  apiTokens: () => queryOptions({ queryKey: ['api-tokens'], queryFn: () => get<ApiTokenItem[]>('/auth/tokens') }),
   recentReviews: () => queryOptions({ queryKey: ['reviews', 'recent'], queryFn: () => get<ReviewListItem[]>('/review/list') }),
   latestPullRequests: () => queryOptions({ queryKey: ['pull-requests', 'latest'], queryFn: () => get<PullRequestItem[]>('/pull-request/list') }),
   pullRequests: (filters: { search: string; status: string; repo: string }) =>

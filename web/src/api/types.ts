@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { createdTokenResponse, tokensResponse } from '../../../src/routes/auth/api-token-schemas.js';
 import type { sessionResponse, sessionsResponse } from '../../../src/routes/auth/auth-schemas.js';
 import type { modelListResponse, probeResponse, providerCardResponse, registeredResponse } from '../../../src/routes/byok/byok-schemas.js';
 import type { connectionListResponse } from '../../../src/routes/gitlab/gitlab-schemas.js';
@@ -14,6 +15,8 @@ import type { settingsResponse } from '../../../src/routes/workspace/workspace-s
 // The API's own response schemas are the source of these types (type-only: no server code ships).
 export type SessionInfo = z.output<typeof sessionResponse>;
 export type SessionItem = z.output<typeof sessionsResponse>[number];
+export type ApiTokenItem = z.output<typeof tokensResponse>[number];
+export type CreatedApiToken = z.output<typeof createdTokenResponse>;
 export type Profile = z.output<typeof profileResponse>;
 export type UsageHistory = z.output<typeof historyResponse>;
 export type UsageReviews = z.output<typeof reviewsResponse>;

@@ -3,6 +3,7 @@ import { Link, Outlet } from '@tanstack/react-router';
 const tabs = [
   { to: '/settings/profile', label: 'Profile' },
   { to: '/settings/sessions', label: 'Sessions' },
+  { to: '/settings/tokens', label: 'API tokens' },
   { to: '/settings/providers', label: 'Providers' },
   { to: '/settings/review', label: 'Review' },
   { to: '/settings/github', label: 'GitHub' },
