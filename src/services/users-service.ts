@@ -1,11 +1,11 @@
-import type { KeyValueStore } from '../../adapters/kv/key-value-store.js';
-import type { Database } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
-import { AppError } from '../../lib/app-error.js';
-import type { SessionRepository } from '../../repositories/session-repository.js';
-import type { UserChanges, UserRepository } from '../../repositories/user-repository.js';
-import { byokCacheKey } from '../../services/byok-directory.js';
-import type { SessionService } from '../../services/session-service.js';
+import type { KeyValueStore } from '../adapters/kv/key-value-store.js';
+import type { Database } from '../db/database.js';
+import { isUniqueViolation } from '../db/errors.js';
+import { AppError } from '../lib/app-error.js';
+import type { SessionRepository } from '../repositories/session-repository.js';
+import type { UserChanges, UserRepository } from '../repositories/user-repository.js';
+import { byokCacheKey } from '../ai/byok-directory.js';
+import type { SessionService } from './session-service.js';
 
 export class UsersService {
   constructor(
