@@ -8,7 +8,7 @@ import type { FindingFeedbackRepository } from '../repositories/finding-feedback
 import type { PublicationService } from '../publishing/publication-service.js';
 import type { ReviewRepository } from '../repositories/review-repository.js';
 import { countBySeverity, scoreReview } from '../review/findings/score.js';
-import type { ReviewContextSummary } from '../review/pipeline/review-step.js';
+import type { ReviewContextSummary } from '../domain/review-content.js';
 import type { informationItem, listItem } from '../routes/review/review-schemas.js';
 
 export const DASHBOARD_SIZE = 3;

@@ -27,7 +27,8 @@ import type { ContextBlock } from '../../code-context/context-block.js';
 import { gatherChunkContext, type ContextWanted } from '../../code-context/gather-context.js';
 import type { CodeSnapshots } from '../../code-context/snapshot/code-snapshots.js';
 import type { ContextLevel } from '../../repository-config/repository-config-schema.js';
-import { addStats, fitContext, NO_CONTEXT, type ContextStats, type ShownBlock } from '../ask/context-section.js';
+import { addStats, fitContext, NO_CONTEXT, type ShownBlock } from '../ask/context-section.js';
+import type { ContextStats, ReviewContextSummary } from '../../domain/review-content.js';
 import { changedLinesOf, removalOnlyLinesOf } from '../prepare/chunk-lines.js';
 import { BaseScopes } from '../../code-context/base-scopes.js';
 import type { SnapshotSource } from '../../code-context/snapshot/snapshot-source.js';
@@ -57,12 +58,6 @@ export interface ReviewStepDeps {
   feedback: FindingFeedbackRepository;
   /** The reviewed commit's code (decisions.md §11), read from the change's host (`readers`); without it the model sees the diff alone. */
   snapshots?: CodeSnapshots;
-}
-
-/** `context` of the review information (decisions.md §11): what the prompts held, summed over the chunks. */
-export interface ReviewContextSummary extends ContextStats {
-  toolCalls: number;
-  snapshot: 'tarball' | 'files' | 'none';
 }
 
 /**
