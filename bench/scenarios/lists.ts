@@ -3,7 +3,7 @@ import { queryRows, type DatabaseHandle } from '../../src/db/database.js';
 import { ConversationRepository } from '../../src/repositories/conversation-repository.js';
 import { PullRequestRepository, type PullRequestFilter } from '../../src/repositories/pull-request-repository.js';
 import { ReviewRepository } from '../../src/repositories/review-repository.js';
-import { DASHBOARD_SIZE } from '../../src/routes/review/review-service.js';
+import { DASHBOARD_SIZE } from '../../src/services/review-service.js';
 import { signUp } from '../lib/accounts.js';
 import { load } from '../lib/http-load.js';
 import { middleCursor, REPOSITORY_COUNT, seedLists, TITLE_NOUNS, type ListSeed } from '../lib/list-seed.js';

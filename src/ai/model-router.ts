@@ -6,9 +6,9 @@ import { AppError } from '../lib/app-error.js';
 import type { SecretBox } from '../lib/crypto/secret-box.js';
 import type { UsageRepository } from '../repositories/usage-repository.js';
 import type { WorkspaceRepository } from '../repositories/workspace-repository.js';
-import type { ByokDirectory, CachedProvider } from '../services/byok-directory.js';
+import type { ByokDirectory, CachedProvider } from './byok-directory.js';
 import type { ProviderName } from './catalog/provider-catalog.js';
-import type { EndpointPolicy } from './endpoint-policy.js';
+import type { EndpointPolicy } from '../lib/endpoint-policy.js';
 import { createLanguageModel, providerBaseUrl } from './language-models.js';
 import type { MeterTarget, UsageContext, UsageMeter } from './usage-meter.js';
 

@@ -1,6 +1,9 @@
 /** What a block of read-only context shows (decisions.md §11), in the order the budget serves them. */
 export type ContextBlockKind = 'scope' | 'definition' | 'caller';
 
+/** Enclosing scopes together take at most this share of the room while definitions or callers wait behind them. */
+export const SCOPES_SHARE = 0.6;
+
 /**
  * A piece of the repository shown beside a chunk's diff: its path, lines and why it is there, with
  * renderings from the fullest to the most elided. The prompt takes the first that fits its share of

@@ -1,5 +1,4 @@
-import { SCOPES_SHARE } from '../review/ask/context-section.js';
-import type { ContextBlock, ContextBlockKind } from './context-block.js';
+import { SCOPES_SHARE, type ContextBlock, type ContextBlockKind } from './context-block.js';
 
 /**
  * Below this many tokens of room a chunk gets no context and nothing is read for it: the section's

@@ -1,5 +1,5 @@
 import { UAParser } from 'ua-parser-js';
-import type { SessionUserAgent } from '../db/schema/index.js';
+import type { SessionUserAgent } from '../domain/sessions.js';
 
 /** `{browser, os, platform}` from a User-Agent header; platform is the device type, desktop by default. */
 export function parseUserAgent(header: string | undefined): SessionUserAgent | null {

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.js';
 import { findingVerdicts, repositoryLearnings, type FindingVerdict, type RepositoryLearning } from '../db/schema/index.js';
-import type { RejectedFinding } from '../review/findings/suppress-findings.js';
+import type { RejectedFinding } from '../domain/findings.js';
 
 export interface VerdictInput {
   userId: string;

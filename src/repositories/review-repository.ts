@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, desc, eq, getTableColumns, is, SQL, sql, type Placeholder } from 'drizzle-orm';
 import type { PgUpdateSetSource, QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Database, DatabaseHandle } from '../db/database.js';
-import type { CodeHostProvider } from '../code-hosts/code-host.js';
+import type { CodeHostProvider } from '../domain/host-kinds.js';
 import { apiPrIdSql, isoTime, jsonObject, literalCount } from '../db/json-page.js';
 import { StatementCache } from '../db/statement-cache.js';
 import type { PullRequestSelector } from '../lib/ids.js';
@@ -22,10 +22,9 @@ import {
   type User,
   type WorkspaceSettings,
 } from '../db/schema/index.js';
-import type { ScorableReview } from '../review/findings/score.js';
-import type { CompletedReview } from '../review/pipeline/review-email.js';
+import type { ScorableReview } from '../domain/findings.js';
+import type { CompletedReview, DiffStats } from '../domain/review-content.js';
 import { ownedPullRequest, quietly, updatePullRequestQuietly, type QuietPullRequestChanges } from './pull-request-repository.js';
-import type { DiffStats } from '../review/prepare/diff/parse-unified-diff.js';
 
 export interface ManualRun {
   pullRequestId: string;

@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { generateText } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EndpointPolicy, type Resolver } from '../../src/ai/endpoint-policy.js';
+import { EndpointPolicy, type Resolver } from '../../src/lib/endpoint-policy.js';
 import { CatalogError, fetchCatalog } from '../../src/ai/catalog/provider-catalog.js';
 import { createLanguageModel } from '../../src/ai/language-models.js';
 import { FakeAiProvider } from '../fakes/fake-ai-providers.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EndpointPolicy } from '../../src/ai/endpoint-policy.js';
+import { EndpointPolicy } from '../../src/lib/endpoint-policy.js';
 import { GitLabClient, type GitLabTarget } from '../../src/adapters/gitlab/gitlab-client.js';
 import { gitlabLineCode } from '../../src/adapters/gitlab/gitlab-diff.js';
 import { GitLabApiError, GitLabConnectionBrokenError, GitLabRateLimitedError, GitLabUnreachableError, rateLimitWaitMs } from '../../src/adapters/gitlab/gitlab-errors.js';

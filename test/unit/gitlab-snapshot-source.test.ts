@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitLabClient, type GitLabTarget } from '../../src/adapters/gitlab/gitlab-client.js';
 import { GitLabConnectionBrokenError } from '../../src/adapters/gitlab/gitlab-errors.js';
-import { EndpointPolicy } from '../../src/ai/endpoint-policy.js';
+import { EndpointPolicy } from '../../src/lib/endpoint-policy.js';
 import { SnapshotCache } from '../../src/code-context/snapshot/snapshot-cache.js';
 import { GitLabChangeReader } from '../../src/code-hosts/gitlab/gitlab-reader.js';
 import { ACCESS, FakeGitLab } from '../fakes/fake-gitlab.js';

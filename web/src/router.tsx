@@ -95,13 +95,13 @@ const chatRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: '/chat',
   validateSearch: chatSearch,
-  component: lazyRouteComponent(() => import('./routes/chat'), 'ChatPage'),
+  component: lazyRouteComponent(() => import('./routes/chat/chat-page'), 'ChatPage'),
 });
 const chatThreadRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: '/chat/$id',
   validateSearch: chatSearch,
-  component: lazyRouteComponent(() => import('./routes/chat'), 'ChatPage'),
+  component: lazyRouteComponent(() => import('./routes/chat/chat-page'), 'ChatPage'),
 });
 
 // Its charting library comes with the page's own chunk: no other page loads it.

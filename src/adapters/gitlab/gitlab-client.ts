@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import type { PolicyRequestOptions } from '../../ai/endpoint-policy.js';
+import type { PolicyRequestOptions } from '../../lib/endpoint-policy.js';
 import { AppError } from '../../lib/app-error.js';
 import { assembleUnifiedDiff } from './gitlab-diff.js';
 import { GitLabApiError, GitLabConnectionBrokenError, GitLabRateLimitedError, GitLabUnreachableError, gitlabReason, rateLimitWaitMs } from './gitlab-errors.js';

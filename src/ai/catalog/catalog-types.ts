@@ -1,16 +1,6 @@
-export type ProviderName = 'openai' | 'anthropic' | 'google' | 'openrouter' | 'custom';
+import type { ProviderName } from '../../domain/providers.js';
 
-/** One model a key can use, the same shape whichever provider listed it. */
-export interface CatalogModel {
-  id: string;
-  /** The provider's display name, or the id when the provider has none. */
-  name: string;
-  /** Input tokens the model accepts, when the provider says; null when it does not. */
-  contextLength: number | null;
-  /** USD per million input and output tokens, when the provider's list says (OpenRouter). */
-  inputPrice?: number;
-  outputPrice?: number;
-}
+export type { CatalogModel, ProviderName } from '../../domain/providers.js';
 
 export interface CatalogRequest {
   provider: ProviderName;

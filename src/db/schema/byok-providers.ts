@@ -1,4 +1,4 @@
-import type { CatalogModel } from '../../ai/catalog/provider-catalog.js';
+import type { CatalogModel } from '../../domain/providers.js';
 import { boolean, jsonb, pgTable, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, primaryUuid, updatedAt } from './columns.js';
 import { users } from './users.js';

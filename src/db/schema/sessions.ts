@@ -1,12 +1,9 @@
 import { index, jsonb, pgTable, uuid, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, timestampMs } from './columns.js';
 import { users } from './users.js';
+import type { SessionUserAgent } from '../../domain/sessions.js';
 
-export interface SessionUserAgent {
-  browser: string | null;
-  os: string | null;
-  platform: string | null;
-}
+export type { SessionUserAgent } from '../../domain/sessions.js';
 
 export const sessions = pgTable(
   'sessions',

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../lib/app-error.js';
-import { SESSION_COOKIE } from '../../routes/auth/session-cookie.js';
+import { SESSION_COOKIE } from './session-cookie.js';
 import type { ApiTokenInfo } from '../../services/api-token-service.js';
 import type { SessionInfo } from '../../services/session-service.js';
 

@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import { SESSION_COOKIE } from '../../routes/auth/session-cookie.js';
+import { SESSION_COOKIE } from './session-cookie.js';
 
 /** The OpenAPI document is generated from the routes' zod schemas and served at /docs. */
 export default fp(

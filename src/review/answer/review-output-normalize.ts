@@ -5,11 +5,9 @@
  * validation and is dropped.
  */
 
-export const SEVERITIES = ['CRITICAL', 'MAJOR', 'MINOR', 'INFO'] as const;
-export type Severity = (typeof SEVERITIES)[number];
+import { RISKS, SEVERITIES, type Risk, type Severity } from '../../domain/findings.js';
 
-export const RISKS = ['low', 'medium', 'high', 'critical'] as const;
-export type Risk = (typeof RISKS)[number];
+export { RISKS, SEVERITIES, type Risk, type Severity };
 
 /** An unrated finding: passes the default threshold (50), not a stricter one. */
 export const UNRATED_CONFIDENCE = 50;

@@ -1,13 +1,6 @@
-import type { ContextBlock, ContextBlockKind } from '../../code-context/context-block.js';
+import { SCOPES_SHARE, type ContextBlock, type ContextBlockKind } from '../../code-context/context-block.js';
+import type { ContextStats } from '../../domain/review-content.js';
 import { countTokensUpTo, MAX_CHARS_PER_TOKEN } from '../prepare/tokens.js';
-
-/** What one prompt's read-only context holds (summed over the chunks into the review's `context`). */
-export interface ContextStats {
-  scopes: number;
-  definitions: number;
-  callers: number;
-  tokens: number;
-}
 
 export const NO_CONTEXT: ContextStats = { scopes: 0, definitions: 0, callers: 0, tokens: 0 };
 
@@ -28,9 +21,6 @@ export interface FittedContext {
   stats: ContextStats;
   shown: ShownBlock[];
 }
-
-/** Enclosing scopes together take at most this share of the room while definitions or callers wait behind them. */
-export const SCOPES_SHARE = 0.6;
 
 /**
  * The blocks that fit in `room` tokens, in their order of priority (scopes, definitions, callers).

@@ -1,9 +1,9 @@
-import type { ContextBlock } from '../../code-context/context-block.js';
+import { SCOPES_SHARE, type ContextBlock } from '../../code-context/context-block.js';
 import type { ChunkSegment, ReviewChunk } from '../prepare/chunking.js';
 import { halvesOf, regroupChunks, slicesApart } from '../prepare/regroup-chunks.js';
 import { countTokens } from '../prepare/tokens.js';
 import { fitChunkContext, scopesFit } from './chunk-context.js';
-import { contextHeading, fitContext, SCOPES_SHARE } from './context-section.js';
+import { contextHeading, fitContext } from './context-section.js';
 import { toolRoomOf } from './review-tools.js';
 
 /** A chunk to review, with the context blocks gathered for it. */

@@ -1,18 +1,4 @@
-/** What scoring reads of a review; a stored `reviewRawJson` of any age fits (hence the loose types). */
-export interface ScorableReview {
-  comments?: ReadonlyArray<{ severity?: unknown }> | null;
-  confidence?: { overall?: unknown } | null;
-}
-
-export interface SeverityCounts {
-  /** CRITICAL findings. */
-  critical: number;
-  /** MAJOR findings. */
-  warning: number;
-  /** MINOR and INFO findings. */
-  suggestion: number;
-  total: number;
-}
+import type { ScorableReview, SeverityCounts } from '../../domain/findings.js';
 
 /** Dashboard counts: CRITICAL is critical, MAJOR a warning, MINOR and INFO suggestions (any case). */
 export function countBySeverity(comments: ScorableReview['comments']): SeverityCounts {

@@ -1,13 +1,6 @@
 import type { Identifiable } from './fingerprint.js';
 import { sameProblem } from './similarity.js';
-
-/** A finding a team marked `wrong` or `wontfix`: its id and what it said. */
-export interface RejectedFinding {
-  findingId: string;
-  file: string;
-  title: string;
-  comment: string;
-}
+import type { RejectedFinding } from '../../domain/findings.js';
 
 /**
  * decisions.md §10: a finding that matches one the team rejected in this repository (the same id,

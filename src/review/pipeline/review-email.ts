@@ -1,17 +1,5 @@
 import type { MailMessage } from '../../adapters/mail/mailer.js';
-import type { SeverityCounts } from '../findings/score.js';
-
-export interface CompletedReview {
-  to: string;
-  name: string;
-  prTitle: string;
-  repository: string;
-  prNumber: number;
-  prHtmlUrl: string | null;
-  score: number;
-  counts: SeverityCounts;
-  reviewUrl: string;
-}
+import type { CompletedReview } from '../../domain/review-content.js';
 
 export function reviewCompletedEmail(review: CompletedReview): MailMessage {
   const { counts } = review;

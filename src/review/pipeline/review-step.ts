@@ -27,7 +27,9 @@ import type { ContextBlock } from '../../code-context/context-block.js';
 import { gatherChunkContext, type ContextWanted } from '../../code-context/gather-context.js';
 import type { CodeSnapshots } from '../../code-context/snapshot/code-snapshots.js';
 import type { ContextLevel } from '../../repository-config/repository-config-schema.js';
-import { addStats, fitContext, NO_CONTEXT, type ContextStats, type ShownBlock } from '../ask/context-section.js';
+import { addStats, fitContext, NO_CONTEXT, type ShownBlock } from '../ask/context-section.js';
+import type { ContextStats, ReviewContextSummary } from '../../domain/review-content.js';
+import type { RejectedFinding } from '../../domain/findings.js';
 import { changedLinesOf, removalOnlyLinesOf } from '../prepare/chunk-lines.js';
 import { BaseScopes } from '../../code-context/base-scopes.js';
 import type { SnapshotSource } from '../../code-context/snapshot/snapshot-source.js';
@@ -59,12 +61,6 @@ export interface ReviewStepDeps {
   snapshots?: CodeSnapshots;
 }
 
-/** `context` of the review information (decisions.md §11): what the prompts held, summed over the chunks. */
-export interface ReviewContextSummary extends ContextStats {
-  toolCalls: number;
-  snapshot: 'tarball' | 'files' | 'none';
-}
-
 /**
  * The blocks a review records for its page (`reviewRawJSON.contextBlocks`), with their chunk: at
  * most this many, so a 2,000-file pull request's record stays small; `context` still counts them all.
@@ -82,12 +78,27 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   const { pullRequestId, runId } = job.payload;
   const run = await deps.reviews.loadRun(pullRequestId);
   if (run === undefined || !isCurrentRun(run.review, runId)) return undefined;
-  const { review, pr, owner, settings } = run;
-  if (pr.diffContent === null) return undefined;
+  if (run.pr.diffContent === null) return undefined;
 
+  const { choice, rejected, learnings } = await modelAndFeedback(deps, run);
+  const plan = await planReview(deps, run, run.pr.diffContent, choice, learnings);
+  const context = await chunkContext(deps, run, plan);
+  const planned = await planChunks(deps.log, plan, context);
+  const parts = await reviewChunks(deps.log, choice, planned, plan, context);
+  const output = reviewOutput(run.review, plan, context, choice, planned, parts, rejected);
+  return (await storeReview(deps, run, runId, output, plan.prepared.coverage)) ? run.pr : undefined;
+}
+
+type ReviewRun = NonNullable<Awaited<ReturnType<ReviewRepository['loadRun']>>>;
+/** A chunk's prompt without the chunk. */
+type PromptBase = Omit<Parameters<typeof buildReviewPrompt>[0], 'chunk' | 'chunkCount'>;
+
+/**
+ * The model and the team's feedback (decisions.md §10), read side by side: two round trips of
+ * every review's path, which the review workers' small concurrency turns into drain time.
+ */
+async function modelAndFeedback(deps: ReviewStepDeps, { review, pr, settings }: ReviewRun) {
   const usage = { kind: 'review', pullRequestId: pr.id, repositoryName: pr.repositoryName } as const;
-  // The model and the team's feedback (decisions.md §10) are read side by side: two round trips of
-  // every review's path, which the review workers' small concurrency turns into drain time.
   const [choice, { rejected, learnings }] = await Promise.all([
     deps.models.resolve({ userId: pr.userId, mode: review.mode, settings, usage }).catch((error: unknown) => {
       // No model this user may use (allowance spent, unknown model): retrying will not change that.
@@ -96,12 +107,30 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     }),
     deps.feedback.forReview(pr.userId, pr.repositoryName, PROMPT_LEARNINGS),
   ]);
+  return { choice, rejected, learnings };
+}
 
-  // What the repository's `.ai-review.yml` adds (decisions.md §10).
+/** What preparing the diff decided: the files and chunks, and the room each chunk's prompt has. */
+interface ReviewPlan {
+  prepared: Awaited<ReturnType<typeof prepareReviewInSlices>>;
+  /** What the repository's `.ai-review.yml` adds (decisions.md §10). */
+  config: RepositoryConfig;
+  incremental: boolean;
+  level: ContextLevel;
+  contextLength: number;
+  outputReserve: number;
+  /** The chunks were sized to leave room for their context (a small diff). */
+  keepsContextRoom: boolean;
+  large: boolean;
+  headSha: string;
+  reviewablePaths: string[];
+  promptFor: (chunk: ReviewChunk) => PromptBase;
+}
+
+/** Parses and filters the diff and splits it into chunks sized for the model's context. */
+async function planReview(deps: ReviewStepDeps, { review, pr, settings }: ReviewRun, diffContent: string, choice: ModelChoice, learnings: string[]): Promise<ReviewPlan> {
   const config = (review.repositoryConfig as RepositoryConfig | null) ?? DEFAULT_REPOSITORY_CONFIG;
   const instructionsFor = instructionMatcher(config.instructions);
-
-  const incremental = review.incrementalDiff !== null;
   const contextLength = choice.contextLength ?? DEFAULT_CONTEXT_LENGTH;
   const outputReserve = DEFAULT_OUTPUT_RESERVE[review.mode];
   const level: ContextLevel = config.context ?? 'full';
@@ -115,7 +144,7 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
     learnings,
   };
   const sizeChunks = reviewChunkBudget(prompt, { contextLength, outputReserve, mode: review.mode, level });
-  const { changes, reviewable, skipped, skippedChanges, coverage, chunks } = await prepareReviewInSlices(review.incrementalDiff ?? pr.diffContent, {
+  const prepared = await prepareReviewInSlices(review.incrementalDiff ?? diffContent, {
     maxFileDiffBytes: deps.maxFileDiffBytes,
     exclude: globMatcher(config.exclude),
     include: globMatcher(config.include),
@@ -129,86 +158,21 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
       return budget.tokens;
     },
   });
-  const reviewablePaths = reviewable.map((file) => file.path);
-  const promptBase = { ...prompt, skipped, reviewablePaths };
-  const headSha = review.headSha ?? pr.headSha;
-  const code = level !== 'none' && chunks.length > 0 ? await openCode(deps, pr, owner, headSha, reviewablePaths) : { index: undefined };
-  // Hunks that only remove lines get their scope at the base too (decisions.md §11): the diff's old side.
-  const baseCommit = incremental ? review.reviewdSha : pr.baseSha;
-  const base = code.index && code.source && baseCommit && chunks.some((chunk) => removalOnlyLinesOf(chunk).length > 0) ? new BaseScopes(code.source, baseCommit) : undefined;
-  const context: ChunkContext = {
-    index: code.index,
-    base,
-    // A large pull request's context never builds the symbol index (decisions.md §11): definitions
-    // through imports and the changed file, no callers. Deep mode's tools may still build it.
-    wanted: { definitions: level === 'full', callers: level === 'full' && review.mode === 'deep' && !large, symbolIndex: !large },
-    tools: review.mode === 'deep' && code.index !== undefined,
-    toolCalls: [],
-    commit: headSha,
-    room: (promptTokens) => promptRoom(promptTokens, contextLength, outputReserve),
+  const reviewablePaths = prepared.reviewable.map((file) => file.path);
+  const promptBase = { ...prompt, skipped: prepared.skipped, reviewablePaths };
+  return {
+    prepared,
+    config,
+    incremental: review.incrementalDiff !== null,
+    level,
+    contextLength,
+    outputReserve,
+    keepsContextRoom,
+    large,
+    headSha: review.headSha ?? pr.headSha,
+    reviewablePaths,
+    promptFor: (chunk) => ({ ...promptBase, instructions: instructionsFor(chunk.files) }),
   };
-  const promptFor = (chunk: ReviewChunk) => ({ ...promptBase, instructions: instructionsFor(chunk.files) });
-  // A small diff's chunk whose enclosing scopes do not fit beside it is split again (decisions.md §11).
-  const planned: Array<{ chunk: ReviewChunk; blocks?: ContextBlock[] }> =
-    keepsContextRoom && code.index
-      ? await splitForScopes(chunks, {
-          gather: (chunk) => chunkBlocks(deps.log, context, chunk),
-          room: (chunk, chunkCount) => context.room(reviewPromptTokens({ ...promptFor(chunk), chunk, chunkCount, tools: context.tools })),
-          tools: context.tools,
-          commit: headSha,
-          maxChunks: MAX_CHUNKS_SPLIT_FOR_SCOPES,
-        })
-      : chunks.map((chunk) => ({ chunk }));
-  const reviewed = planned.map((entry) => entry.chunk);
-
-  const limit = pLimit(CHUNK_CONCURRENCY);
-  const parts = await Promise.all(planned.map(({ chunk, blocks }) => limit(() => reviewChunk(deps.log, choice, chunk, reviewed.length, promptFor(chunk), context, blocks))));
-  const contextSummary: ReviewContextSummary = {
-    ...parts.reduce((sum, part) => addStats(sum, part.context), NO_CONTEXT),
-    toolCalls: context.toolCalls.length,
-    snapshot: code.index?.snapshot.mode ?? 'none',
-  };
-  const contextBlocks = reviewed.flatMap((chunk, at) => parts[at]!.shown.map((block) => ({ chunk: chunk.index, ...block }))).slice(0, MAX_RECORDED_BLOCKS);
-  const lastFindings = previousFindings(review);
-  const previous = incremental ? lastFindings : [];
-  const { review: final, counts } = finalizeReview(parts, reviewable, {
-    maxFindings: DEFAULT_MAX_FINDINGS[review.mode],
-    incremental: incremental ? { previous, pushDiff: changes } : undefined,
-  });
-  const identified = assignFindingIds(incremental ? withCarried(final.comments, carryOverFindings(previous, changes)) : final.comments, lastFindings);
-  const { kept: comments, suppressed } = suppressRejected(identified, rejected);
-  const output = {
-    ...final,
-    summary: { ...final.summary, overview: reviewOverview(final, { chunkCount: reviewed.length, skipped, layoutOnlyPaths: [...new Set(skippedChanges.map((entry) => entry.path))], incrementalSince: incremental ? review.reviewdSha : null, contextUnavailable: code.unavailable }), findingsCount: comments.length },
-    comments,
-    reviewedFiles: reviewablePaths,
-    skippedFiles: skipped,
-    skippedChanges,
-    droppedFindings: { ...counts, suppressed },
-    model: { id: choice.modelId, source: choice.source },
-    reviewedCommit: review.headSha,
-    ...(incremental ? { incrementalSince: review.reviewdSha } : {}),
-    configProblems: config.problems,
-    context: contextSummary,
-    // What each chunk's prompt held, for the review page (decisions.md §11's transparency).
-    ...(contextBlocks.length > 0 ? { contextBlocks } : {}),
-    // Every call deep mode's tools made, refused ones included (decisions.md §11).
-    ...(context.toolCalls.length > 0 ? { toolCalls: context.toolCalls } : {}),
-    repositoryConfig: { inlineMinSeverity: config.inlineMinSeverity },
-  };
-
-  const completed = await deps.reviews.complete(pr.id, runId, {
-    reviewSummary: output.summary.overview,
-    reviewRawJson: output,
-    reviewdSha: review.headSha ?? pr.headSha,
-    coverage,
-  });
-  if (!completed) return undefined;
-  if (owner.emailNotification) {
-    // The review is stored: an email that cannot be queued is a log line, never the review's failure.
-    await deps.queue.add('reviewEmail', { pullRequestId: pr.id, runId }, { jobId: `email-${runId}` }).catch((error: unknown) => deps.log.warn({ err: error, pullRequestId: pr.id }, 'could not queue the review email'));
-  }
-  return pr;
 }
 
 /** How each chunk gets the code around its changes. */
@@ -224,6 +188,119 @@ interface ChunkContext {
   commit: string;
   /** Tokens a prompt of this many tokens leaves for context within the model's context length and the output reserve. */
   room: (promptTokens: number) => number;
+  /** Why the head commit's code could not be read, when it could not. */
+  unavailable?: string;
+}
+
+/** Opens the head commit's code, and the base's for hunks that only remove lines, when the review shows context. */
+async function chunkContext(deps: ReviewStepDeps, { review, pr, owner }: ReviewRun, plan: ReviewPlan): Promise<ChunkContext> {
+  const { chunks } = plan.prepared;
+  const code = plan.level !== 'none' && chunks.length > 0 ? await openCode(deps, pr, owner, plan.headSha, plan.reviewablePaths) : { index: undefined };
+  // Hunks that only remove lines get their scope at the base too (decisions.md §11): the diff's old side.
+  const baseCommit = plan.incremental ? review.reviewdSha : pr.baseSha;
+  const base = code.index && code.source && baseCommit && chunks.some((chunk) => removalOnlyLinesOf(chunk).length > 0) ? new BaseScopes(code.source, baseCommit) : undefined;
+  return {
+    index: code.index,
+    base,
+    // A large pull request's context never builds the symbol index (decisions.md §11): definitions
+    // through imports and the changed file, no callers. Deep mode's tools may still build it.
+    wanted: { definitions: plan.level === 'full', callers: plan.level === 'full' && review.mode === 'deep' && !plan.large, symbolIndex: !plan.large },
+    tools: review.mode === 'deep' && code.index !== undefined,
+    toolCalls: [],
+    commit: plan.headSha,
+    room: (promptTokens) => promptRoom(promptTokens, plan.contextLength, plan.outputReserve),
+    ...(code.unavailable !== undefined ? { unavailable: code.unavailable } : {}),
+  };
+}
+
+type PlannedChunk = { chunk: ReviewChunk; blocks?: ContextBlock[] };
+
+/** A small diff's chunk whose enclosing scopes do not fit beside it is split again (decisions.md §11). */
+async function planChunks(log: Logger, plan: ReviewPlan, context: ChunkContext): Promise<PlannedChunk[]> {
+  const { chunks } = plan.prepared;
+  if (!plan.keepsContextRoom || !context.index) return chunks.map((chunk) => ({ chunk }));
+  return splitForScopes(chunks, {
+    gather: (chunk) => chunkBlocks(log, context, chunk),
+    room: (chunk, chunkCount) => context.room(reviewPromptTokens({ ...plan.promptFor(chunk), chunk, chunkCount, tools: context.tools })),
+    tools: context.tools,
+    commit: plan.headSha,
+    maxChunks: MAX_CHUNKS_SPLIT_FOR_SCOPES,
+  });
+}
+
+type ChunkOutcome = ChunkReview & { context: ContextStats; shown: ShownBlock[] };
+
+/** Every chunk asked of the model, a few at a time. */
+function reviewChunks(log: Logger, choice: ModelChoice, planned: PlannedChunk[], plan: ReviewPlan, context: ChunkContext): Promise<ChunkOutcome[]> {
+  const limit = pLimit(CHUNK_CONCURRENCY);
+  return Promise.all(planned.map(({ chunk, blocks }) => limit(() => reviewChunk(log, choice, chunk, planned.length, plan.promptFor(chunk), context, blocks))));
+}
+
+/** The findings of all chunks merged, carried over after a push, given ids, and those the team rejected left out. */
+function reviewFindings(review: Review, plan: ReviewPlan, parts: ChunkOutcome[], rejected: RejectedFinding[]) {
+  const { changes, reviewable } = plan.prepared;
+  const lastFindings = previousFindings(review);
+  const previous = plan.incremental ? lastFindings : [];
+  const { review: final, counts } = finalizeReview(parts, reviewable, {
+    maxFindings: DEFAULT_MAX_FINDINGS[review.mode],
+    incremental: plan.incremental ? { previous, pushDiff: changes } : undefined,
+  });
+  const identified = assignFindingIds(plan.incremental ? withCarried(final.comments, carryOverFindings(previous, changes)) : final.comments, lastFindings);
+  const { kept: comments, suppressed } = suppressRejected(identified, rejected);
+  return { final, comments, dropped: { ...counts, suppressed } };
+}
+
+/** The stored review (`reviewRawJson`): the findings, what was reviewed and skipped, and what the prompts held. */
+function reviewOutput(review: Review, plan: ReviewPlan, context: ChunkContext, choice: ModelChoice, planned: PlannedChunk[], parts: ChunkOutcome[], rejected: RejectedFinding[]) {
+  const { skipped, skippedChanges } = plan.prepared;
+  const { config, incremental } = plan;
+  const reviewed = planned.map((entry) => entry.chunk);
+  const contextSummary: ReviewContextSummary = {
+    ...parts.reduce((sum, part) => addStats(sum, part.context), NO_CONTEXT),
+    toolCalls: context.toolCalls.length,
+    snapshot: context.index?.snapshot.mode ?? 'none',
+  };
+  const contextBlocks = reviewed.flatMap((chunk, at) => parts[at]!.shown.map((block) => ({ chunk: chunk.index, ...block }))).slice(0, MAX_RECORDED_BLOCKS);
+  const { final, comments, dropped } = reviewFindings(review, plan, parts, rejected);
+  return {
+    ...final,
+    summary: {
+      ...final.summary,
+      overview: reviewOverview(final, { chunkCount: reviewed.length, skipped, layoutOnlyPaths: [...new Set(skippedChanges.map((entry) => entry.path))], incrementalSince: incremental ? review.reviewdSha : null, contextUnavailable: context.unavailable }),
+      findingsCount: comments.length,
+    },
+    comments,
+    reviewedFiles: plan.reviewablePaths,
+    skippedFiles: skipped,
+    skippedChanges,
+    droppedFindings: dropped,
+    model: { id: choice.modelId, source: choice.source },
+    reviewedCommit: review.headSha,
+    ...(incremental ? { incrementalSince: review.reviewdSha } : {}),
+    configProblems: config.problems,
+    context: contextSummary,
+    // What each chunk's prompt held, for the review page (decisions.md §11's transparency).
+    ...(contextBlocks.length > 0 ? { contextBlocks } : {}),
+    // Every call deep mode's tools made, refused ones included (decisions.md §11).
+    ...(context.toolCalls.length > 0 ? { toolCalls: context.toolCalls } : {}),
+    repositoryConfig: { inlineMinSeverity: config.inlineMinSeverity },
+  };
+}
+
+/** Stores the review if this run is still current, and queues the owner's email; false when a newer run took over. */
+async function storeReview(deps: ReviewStepDeps, { review, pr, owner }: ReviewRun, runId: string, output: ReturnType<typeof reviewOutput>, coverage: ReviewPlan['prepared']['coverage']): Promise<boolean> {
+  const completed = await deps.reviews.complete(pr.id, runId, {
+    reviewSummary: output.summary.overview,
+    reviewRawJson: output,
+    reviewdSha: review.headSha ?? pr.headSha,
+    coverage,
+  });
+  if (!completed) return false;
+  if (owner.emailNotification) {
+    // The review is stored: an email that cannot be queued is a log line, never the review's failure.
+    await deps.queue.add('reviewEmail', { pullRequestId: pr.id, runId }, { jobId: `email-${runId}` }).catch((error: unknown) => deps.log.warn({ err: error, pullRequestId: pr.id }, 'could not queue the review email'));
+  }
+  return true;
 }
 
 async function reviewChunk(
@@ -231,10 +308,10 @@ async function reviewChunk(
   choice: ModelChoice,
   chunk: ReviewChunk,
   chunkCount: number,
-  base: Omit<Parameters<typeof buildReviewPrompt>[0], 'chunk' | 'chunkCount'>,
+  base: PromptBase,
   context: ChunkContext,
   gathered?: ContextBlock[],
-): Promise<ChunkReview & { context: ContextStats; shown: ShownBlock[] }> {
+): Promise<ChunkOutcome> {
   // Counting the prompt's tokens is the chunk's largest cost before the call: only when something is to fit.
   const toFit = gathered ? gathered.length > 0 : context.index !== undefined;
   const room = toFit || context.tools ? context.room(reviewPromptTokens({ ...base, chunk, chunkCount, tools: context.tools })) : 0;

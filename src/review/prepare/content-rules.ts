@@ -1,5 +1,5 @@
 import type { DiffFile, DiffLine } from './diff/diff-types.js';
-import type { SkipReason } from './skip-rules.js';
+import type { SkipReason } from './skip-reasons.js';
 
 /**
  * Skip rules that read what a file adds, for data and build output that an ordinary name hides:

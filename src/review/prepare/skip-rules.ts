@@ -1,29 +1,8 @@
 import type { DiffFile } from './diff/diff-types.js';
 import { contentReason } from './content-rules.js';
 import { withoutLayoutChanges, type LayoutReason } from './layout-changes.js';
+import type { SkipReason } from './skip-reasons.js';
 import { runToEnd, type Steps } from '../../lib/time-slices.js';
-
-/** Why a file is left out of the review, worded for the review's reader ("Skipped: lock file"). */
-export type SkipReason =
-  | 'binary file'
-  | 'deleted file'
-  | 'renamed without changes'
-  | 'copied without changes'
-  | 'no content changes'
-  | 'diff could not be parsed'
-  | 'excluded by .ai-review.yml'
-  | 'vendored code'
-  | 'lock file'
-  | 'generated'
-  | 'minified'
-  | 'source map'
-  | 'bundled code'
-  | 'certificate bundle'
-  | 'binary content'
-  | 'very long lines'
-  | 'too large'
-  | 'deletions only'
-  | LayoutReason;
 
 export interface SkippedFile {
   path: string;

@@ -14,7 +14,7 @@ import {
   signupBody,
   verifyBody,
 } from './auth-schemas.js';
-import { clearSessionCookies, setSessionCookie } from './session-cookie.js';
+import { clearSessionCookies, setSessionCookie } from '../../plugins/app/session-cookie.js';
 
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { auth, sessions } = app.services;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '../../plugins/app/authentication.js';
 import { errorResponses } from '../common-schemas.js';
-import { setSessionCookie } from './session-cookie.js';
+import { setSessionCookie } from '../../plugins/app/session-cookie.js';
 
 const redirect = z.null().meta({ description: 'Redirect (Location header)' });
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { isWellFormedKey } from '../../ai/catalog/provider-catalog.js';
+import { PROVIDER_NAMES } from '../../domain/providers.js';
 import { changesSomething, isoTimestamp } from '../common-schemas.js';
 
-export const PROVIDER_NAMES = ['openai', 'anthropic', 'google', 'openrouter', 'custom'] as const;
+export { PROVIDER_NAMES };
 export const providerNameSchema = z.enum(PROVIDER_NAMES);
 
 /** The mask a client shows for a stored key; sent back unchanged, it means "keep the key". */

@@ -5,7 +5,7 @@ import { requireSession } from '../../plugins/app/authentication.js';
 import { errorResponses } from '../common-schemas.js';
 import { sendJsonText } from '../json-text.js';
 import { chatBody, feedbackBody, historyBody, historyItem, historyParams, listQuery, threadItem } from './conversation-schemas.js';
-import type { ChatEvent } from './conversation-service.js';
+import type { ChatEvent } from '../../services/conversation-service.js';
 
 /** One JSON object per line, each written as soon as it exists. */
 async function* ndjson(events: AsyncIterable<ChatEvent>): AsyncGenerator<string> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ORG_ROLES } from '../../db/schema/index.js';
-import { AUDIT_ACTIONS } from '../../services/audit-log.js';
+import { AUDIT_ACTIONS } from '../../db/schema/index.js';
 import { changesSomething, emailSchema, isoTimestamp, nameSchema } from '../common-schemas.js';
 
 /** Any id is looked up: one that is not an organization of the caller's is a 404, as another's is (decisions.md §15). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CODE_HOST_PROVIDERS } from '../../code-hosts/code-host.js';
+import { CODE_HOST_PROVIDERS } from '../../domain/host-kinds.js';
 import { cursorSchema, isoTimestamp } from '../common-schemas.js';
 
 const searchSchema = z.string().trim().max(200).optional();

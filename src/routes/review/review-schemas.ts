@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CODE_HOST_PROVIDERS } from '../../code-hosts/code-host.js';
+import { CODE_HOST_PROVIDERS } from '../../domain/host-kinds.js';
 import { apiPrIdSchema } from '../pull-requests/pull-requests-schemas.js';
 import { FINDING_VERDICTS, REVIEW_MODES } from '../../db/schema/index.js';
 import { parsePullRequestSelector } from '../../lib/ids.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireSession } from '../../plugins/app/authentication.js';
-import { LEGACY_SESSION_COOKIE, clearSessionCookies } from '../auth/session-cookie.js';
+import { LEGACY_SESSION_COOKIE, clearSessionCookies } from '../../plugins/app/session-cookie.js';
 import { errorResponses, noContent } from '../common-schemas.js';
 import { profileResponse, updateUserBody, userResponse } from './users-schemas.js';
 

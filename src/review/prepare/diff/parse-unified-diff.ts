@@ -1,4 +1,5 @@
 import { parsePatch, type StructuredPatch } from 'diff';
+import type { DiffStats } from '../../../domain/review-content.js';
 import type { DiffFile, DiffHunk, DiffLine } from './diff-types.js';
 
 const GIT_HEADER = 'diff --git ';
@@ -19,12 +20,6 @@ const DEV_NULL = '/dev/null';
  */
 export function parseUnifiedDiff(diffText: string): DiffFile[] {
   return [...diffFiles(diffText)];
-}
-
-export interface DiffStats {
-  additions: number;
-  deletions: number;
-  changedFiles: number;
 }
 
 /** What a pull request's header counts: lines added and removed, files changed. */

@@ -1,14 +1,14 @@
-import type { KeyValueStore } from '../../adapters/kv/key-value-store.js';
-import type { Database } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
-import { AppError } from '../../lib/app-error.js';
-import type { ApiTokenRepository } from '../../repositories/api-token-repository.js';
-import type { SessionRepository } from '../../repositories/session-repository.js';
-import type { UserChanges, UserRepository } from '../../repositories/user-repository.js';
-import { byokCacheKey } from '../../services/byok-directory.js';
-import type { OrganizationService } from '../../services/organization-service.js';
-import type { ApiTokenService } from '../../services/api-token-service.js';
-import type { SessionService } from '../../services/session-service.js';
+import type { KeyValueStore } from '../adapters/kv/key-value-store.js';
+import type { Database } from '../db/database.js';
+import { isUniqueViolation } from '../db/errors.js';
+import { AppError } from '../lib/app-error.js';
+import type { ApiTokenRepository } from '../repositories/api-token-repository.js';
+import type { SessionRepository } from '../repositories/session-repository.js';
+import type { UserChanges, UserRepository } from '../repositories/user-repository.js';
+import { byokCacheKey } from '../ai/byok-directory.js';
+import type { OrganizationService } from './organization-service.js';
+import type { ApiTokenService } from './api-token-service.js';
+import type { SessionService } from './session-service.js';
 
 export class UsersService {
   constructor(

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { APICallError, generateText, stepCountIs, streamText, type LanguageModelUsage, type ModelMessage } from 'ai';
-import type { ModelChoice, ModelRouter } from '../../ai/model-router.js';
-import type { AiConversation, PullRequest } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
-import type { Logger } from '../../lib/logger.js';
-import type { ConversationRepository } from '../../repositories/conversation-repository.js';
-import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
-import type { PullRequestCode } from '../../services/pull-request-code.js';
-import type { PullRequestDiffs } from '../../services/pull-request-diffs.js';
-import { firstWords, historyMessages, systemPrompt } from './chat-context.js';
+import type { ModelChoice, ModelRouter } from '../ai/model-router.js';
+import type { AiConversation, PullRequest } from '../db/schema/index.js';
+import { AppError } from '../lib/app-error.js';
+import type { Logger } from '../lib/logger.js';
+import type { ConversationRepository } from '../repositories/conversation-repository.js';
+import type { PullRequestRepository } from '../repositories/pull-request-repository.js';
+import type { PullRequestCode } from './pull-request-code.js';
+import type { PullRequestDiffs } from './pull-request-diffs.js';
+import { firstWords, historyMessages, systemPrompt } from '../routes/conversation/chat-context.js';
 import { chatTools } from './chat-tools.js';
-import type { feedbackBody, historyItem } from './conversation-schemas.js';
+import type { feedbackBody, historyItem } from '../routes/conversation/conversation-schemas.js';
 
 export type ChatEvent =
   | { conversationId: string }

@@ -1,15 +1,15 @@
-import { setJson, type KeyValueStore } from '../../adapters/kv/key-value-store.js';
-import { GitHubApiError, type GitHubClient, type GitHubUser, type OAuthClient, type UserToken } from '../../adapters/github/github-client.js';
-import type { Database } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
-import type { User } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
-import type { SecretBox } from '../../lib/crypto/secret-box.js';
-import { randomHex } from '../../lib/crypto/tokens.js';
-import type { GitHubInstallationRepository } from '../../repositories/github-installation-repository.js';
-import type { UserRepository } from '../../repositories/user-repository.js';
-import type { SessionInfo, SessionService } from '../../services/session-service.js';
-import { sealUserToken } from '../../services/user-token.js';
+import { setJson, type KeyValueStore } from '../adapters/kv/key-value-store.js';
+import { GitHubApiError, type GitHubClient, type GitHubUser, type OAuthClient, type UserToken } from '../adapters/github/github-client.js';
+import type { Database } from '../db/database.js';
+import { isUniqueViolation } from '../db/errors.js';
+import type { User } from '../db/schema/index.js';
+import { AppError } from '../lib/app-error.js';
+import type { SecretBox } from '../lib/crypto/secret-box.js';
+import { randomHex } from '../lib/crypto/tokens.js';
+import type { GitHubInstallationRepository } from '../repositories/github-installation-repository.js';
+import type { UserRepository } from '../repositories/user-repository.js';
+import type { SessionInfo, SessionService } from './session-service.js';
+import { sealUserToken } from './user-token.js';
 
 const STATE_TTL_SECONDS = 10 * 60;
 // Private repositories' diffs need `repo`; the profile and the private email need the other two.

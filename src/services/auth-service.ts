@@ -1,14 +1,14 @@
-import type { Mailer } from '../../adapters/mail/mailer.js';
-import type { Database } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
-import type { User } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
-import { hashPassword, verifyPassword } from '../../lib/crypto/passwords.js';
-import type { Logger } from '../../lib/logger.js';
-import type { OtpRepository } from '../../repositories/otp-repository.js';
-import type { UserRepository } from '../../repositories/user-repository.js';
-import type { ApiTokenService } from '../../services/api-token-service.js';
-import type { SessionInfo, SessionService } from '../../services/session-service.js';
+import type { Mailer } from '../adapters/mail/mailer.js';
+import type { Database } from '../db/database.js';
+import { isUniqueViolation } from '../db/errors.js';
+import type { User } from '../db/schema/index.js';
+import { AppError } from '../lib/app-error.js';
+import { hashPassword, verifyPassword } from '../lib/crypto/passwords.js';
+import type { Logger } from '../lib/logger.js';
+import type { OtpRepository } from '../repositories/otp-repository.js';
+import type { UserRepository } from '../repositories/user-repository.js';
+import type { ApiTokenService } from './api-token-service.js';
+import type { SessionInfo, SessionService } from './session-service.js';
 import { recoveryEmail, verificationEmail } from './auth-emails.js';
 import { OTP_TTL_MS, recoveryKey, signupKey, type OneTimeCodes } from './one-time-codes.js';
 

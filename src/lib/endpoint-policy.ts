@@ -1,7 +1,7 @@
 import { lookup as systemLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import { Agent, fetch as undiciFetch, request as undiciRequest, type Dispatcher } from 'undici';
-import { AppError } from '../lib/app-error.js';
+import { AppError } from './app-error.js';
 
 /** A DNS resolver in the shape of `dns.lookup` with `all: true` (tests bring their own). */
 export type Resolver = (hostname: string, options: LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;

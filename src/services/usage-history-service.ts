@@ -1,7 +1,7 @@
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import { EXPORT_COLUMNS, type DayRange, type UsageHistoryRepository } from '../../repositories/usage-history-repository.js';
-import type { HistoryQuery, ReviewsResponse } from './usage-schemas.js';
+import { EXPORT_COLUMNS, type DayRange, type UsageHistoryRepository } from '../repositories/usage-history-repository.js';
+import type { HistoryQuery, ReviewsResponse } from '../routes/usage/usage-schemas.js';
 
 /** decisions.md §14: what a user spent, on what, over time; and the calls themselves as CSV. */
 export class UsageHistoryService {

@@ -1,11 +1,11 @@
-import { GitHubApiError, type GitHubClient, type ManifestConversion } from '../../adapters/github/github-client.js';
-import { setJson, type KeyValueStore } from '../../adapters/kv/key-value-store.js';
-import { AppError } from '../../lib/app-error.js';
-import { randomHex } from '../../lib/crypto/tokens.js';
-import type { Logger } from '../../lib/logger.js';
-import type { GitHubAppRegistry, GitHubAppStatus, StoredGitHubApp } from '../../services/github-app-registry.js';
-import type { Operators } from '../../services/operators.js';
-import type { AppManifest } from './admin-schemas.js';
+import { GitHubApiError, type GitHubClient, type ManifestConversion } from '../adapters/github/github-client.js';
+import { setJson, type KeyValueStore } from '../adapters/kv/key-value-store.js';
+import { AppError } from '../lib/app-error.js';
+import { randomHex } from '../lib/crypto/tokens.js';
+import type { Logger } from '../lib/logger.js';
+import type { GitHubAppRegistry, GitHubAppStatus, StoredGitHubApp } from './github-app-registry.js';
+import type { Operators } from './operators.js';
+import type { AppManifest } from '../routes/admin/admin-schemas.js';
 
 /** GitHub's manifest flow allows an hour between the form and the conversion. */
 const STATE_TTL_MS = 60 * 60_000;

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { AppError } from '../../lib/app-error.js';
-import type { WorkspaceFields, WorkspaceRepository } from '../../repositories/workspace-repository.js';
-import type { settingsResponse } from './workspace-schemas.js';
+import { AppError } from '../lib/app-error.js';
+import type { WorkspaceFields, WorkspaceRepository } from '../repositories/workspace-repository.js';
+import type { settingsResponse } from '../routes/workspace/workspace-schemas.js';
 
 /** Per-mode review models and prompts: at most one record per user. */
 export class WorkspaceService {

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import { GitHubApiError } from '../../adapters/github/github-client.js';
-import { AppError } from '../../lib/app-error.js';
-import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
-import type { PullRequestDiffs } from '../../services/pull-request-diffs.js';
-import type { listQuery } from './pull-requests-schemas.js';
+import { GitHubApiError } from '../adapters/github/github-client.js';
+import { AppError } from '../lib/app-error.js';
+import type { PullRequestRepository } from '../repositories/pull-request-repository.js';
+import type { PullRequestDiffs } from './pull-request-diffs.js';
+import type { listQuery } from '../routes/pull-requests/pull-requests-schemas.js';
 
 type ListQuery = z.output<typeof listQuery>;
 

@@ -1,15 +1,15 @@
 import type { z } from 'zod';
-import type { JobQueue } from '../../adapters/queue/job-queue.js';
-import type { ReviewMode } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
-import { apiPrId, type PullRequestSelector } from '../../lib/ids.js';
-import type { Logger } from '../../lib/logger.js';
-import type { FindingFeedbackRepository } from '../../repositories/finding-feedback-repository.js';
-import type { PublicationService } from '../../publishing/publication-service.js';
-import type { ReviewRepository } from '../../repositories/review-repository.js';
-import { countBySeverity, scoreReview } from '../../review/findings/score.js';
-import type { ReviewContextSummary } from '../../review/pipeline/review-step.js';
-import type { informationItem, listItem } from './review-schemas.js';
+import type { JobQueue } from '../adapters/queue/job-queue.js';
+import type { ReviewMode } from '../db/schema/index.js';
+import { AppError } from '../lib/app-error.js';
+import { apiPrId, type PullRequestSelector } from '../lib/ids.js';
+import type { Logger } from '../lib/logger.js';
+import type { FindingFeedbackRepository } from '../repositories/finding-feedback-repository.js';
+import type { PublicationService } from '../publishing/publication-service.js';
+import type { ReviewRepository } from '../repositories/review-repository.js';
+import { countBySeverity, scoreReview } from '../review/findings/score.js';
+import type { ReviewContextSummary } from '../domain/review-content.js';
+import type { informationItem, listItem } from '../routes/review/review-schemas.js';
 
 export const DASHBOARD_SIZE = 3;
 

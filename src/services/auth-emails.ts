@@ -1,4 +1,4 @@
-import type { MailMessage } from '../../adapters/mail/mailer.js';
+import type { MailMessage } from '../adapters/mail/mailer.js';
 
 // The code goes in the body only: subjects show up in logs and notification previews.
 export function verificationEmail(to: string, name: string, code: string, publicUrl: string): MailMessage {

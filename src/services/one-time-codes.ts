@@ -1,7 +1,7 @@
-import type { OtpRecord } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
-import { constantTimeEqual, generateOtp, hmacHex } from '../../lib/crypto/tokens.js';
-import type { NewOtpRecord, OtpRepository } from '../../repositories/otp-repository.js';
+import type { OtpRecord } from '../db/schema/index.js';
+import { AppError } from '../lib/app-error.js';
+import { constantTimeEqual, generateOtp, hmacHex } from '../lib/crypto/tokens.js';
+import type { NewOtpRecord, OtpRepository } from '../repositories/otp-repository.js';
 
 export const OTP_TTL_MS = 10 * 60 * 1000;
 export const OTP_MAX_ATTEMPTS = 5;

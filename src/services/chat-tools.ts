@@ -1,10 +1,10 @@
 import { tool } from 'ai';
 import { z } from 'zod';
-import type { CodeIndex } from '../../code-context/code-index.js';
-import { findDefinitionAnswer, readFileAnswer, searchAnswer, type ToolAnswer } from '../../code-context/code-tools.js';
-import type { PullRequest } from '../../db/schema/index.js';
-import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
-import { apiPrId } from '../../lib/ids.js';
+import type { CodeIndex } from '../code-context/code-index.js';
+import { findDefinitionAnswer, readFileAnswer, searchAnswer, type ToolAnswer } from '../code-context/code-tools.js';
+import type { PullRequest } from '../db/schema/index.js';
+import type { PullRequestRepository } from '../repositories/pull-request-repository.js';
+import { apiPrId } from '../lib/ids.js';
 
 /** The most of a diff a tool returns: a model reads it whole into its context. */
 export const TOOL_DIFF_CHARS = 60_000;
