@@ -321,9 +321,10 @@ describe.each(implementations)('JobQueue contract: $name', ({ setup }) => {
     ]);
     const [first, second] = [runs[1]!.at - runs[0]!.at, runs[2]!.at - runs[1]!.at];
     // backoffMs after the first failure, twice that after the second (a few ms of timestamp rounding allowed).
+    // Only lower bounds: a delayed job may start late on a loaded machine (BullMQ promotes delayed jobs on a timer),
+    // so the first wait can overshoot the second; the second's floor of twice the backoff is what shows the growth.
     expect(first).toBeGreaterThanOrEqual(95);
     expect(second).toBeGreaterThanOrEqual(195);
-    expect(second).toBeGreaterThan(first);
     expect(failures).toEqual([]);
     expect(await queue.failed(WEBHOOK)).toEqual([]);
   });
