@@ -68,3 +68,11 @@ export function codeBlocks(tree: Root): { value: string; line: number }[] {
   });
   return blocks;
 }
+
+/** The body rows of the first table after the heading whose text is `heading`, as plain-text cells. */
+export function tableUnder(tree: Root, heading: string): string[][] {
+  const start = tree.children.findIndex((node) => node.type === 'heading' && toString(node) === heading);
+  const table = tree.children.slice(start + 1).find((node) => node.type === 'table' || node.type === 'heading');
+  if (start < 0 || table?.type !== 'table') return [];
+  return table.children.slice(1).map((row) => row.children.map((cell) => toString(cell)));
+}

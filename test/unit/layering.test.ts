@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import picomatch from 'picomatch';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { parseMarkdown, REPOSITORY_ROOT, tableUnder } from '../helpers/markdown-docs.js';
 
 /**
  * The floors of `src/`, from the bottom up (docs/architecture.md shows the same table). A file may
@@ -190,5 +191,11 @@ describe('the floors of src/', () => {
     // The table above, checked: floors only grow down the list, so reading it top to bottom is reading the building bottom up.
     const floors = ROOMS.map((room) => room.floor);
     expect(floors).toEqual([...floors].sort((a, b) => a - b));
+  });
+
+  it('is the table docs/architecture.md shows under "Layers"', () => {
+    const rows = tableUnder(parseMarkdown(join(REPOSITORY_ROOT, 'docs/architecture.md')), 'Layers');
+    const documented = rows.map(([floor, room, paths]) => ({ floor: Number(floor), room: room!.replace(' (host-neutral)', ''), neutral: room!.endsWith('(host-neutral)'), paths: paths!.split(', ') }));
+    expect(documented).toEqual(ROOMS.map(({ floor, room, neutral, paths }) => ({ floor, room, neutral: neutral === true, paths })));
   });
 });
