@@ -30,7 +30,9 @@ export interface BrowserWorld<G extends FakeGitHub = FakeGitHub> extends ReviewW
 
 const EXPECTED_STATUS = /^Failed to load resource: the server responded with a status of (4\d\d|503)/;
 
-const isChat = (body: { tools?: unknown[] }) => Array.isArray(body.tools) && body.tools.length > 0;
+/** A chat turn, told by the chat's system prompt: deep reviews call tools too, so tools alone do not tell. */
+const isChat = (body: { messages: Array<{ role: string; content?: unknown }> }) =>
+  body.messages.some((message) => message.role === 'system' && typeof message.content === 'string' && message.content.includes('helping the user'));
 const isTitle = (messages: unknown) => JSON.stringify(messages).includes('Write a short title');
 
 /**

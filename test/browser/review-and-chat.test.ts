@@ -1,9 +1,11 @@
+import { rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../helpers/accounts.js';
+import { createGitFixture } from '../helpers/git-fixture.js';
 import { signInWithGitHub, type GitHubSignIn } from '../helpers/github-login.js';
-import { SAMPLE_DIFF, settledReview } from '../helpers/review-fixtures.js';
+import { SAMPLE_DIFF, SAMPLE_HEAD_FILES, settledReview } from '../helpers/review-fixtures.js';
 import { deliverPullRequest } from '../helpers/review-world.js';
 import { generateSyntheticDiff } from '../helpers/synthetic-diff.js';
 import { browserWorld, expectAccessible, expectHeading, signedInPage, SCREENSHOT_DIR, type BrowserWorld } from './browser-world.js';
@@ -28,13 +30,21 @@ describe('reviews and chat in the browser', () => {
     author = await signInWithGitHub(world.t.app, world.github);
     page = await signedInPage(world, author.cookie);
   }, 60_000);
-  afterAll(() => world?.close());
+  let fixtureDir: string | undefined;
+  afterAll(async () => {
+    await world?.close();
+    if (fixtureDir) rmSync(fixtureDir, { recursive: true, force: true });
+  });
   afterEach(() => {
     expect(world.errors.splice(0), 'console errors').toEqual([]);
   });
 
   it('opens a webhook’s review from the list, with its findings in the diff', async () => {
-    const payload = await deliverPullRequest(world, author, SAMPLE_DIFF, { title: 'Rewrite average() as a loop' });
+    // The repository's code at the head, so the review reads the code around the change, as in real use.
+    const fixture = createGitFixture([SAMPLE_HEAD_FILES]);
+    fixtureDir = fixture.dir;
+    world.github.code.serveRepository('Codertocat/Hello-World', fixture.dir);
+    const payload = await deliverPullRequest(world, author, SAMPLE_DIFF, { title: 'Rewrite average() as a loop', headSha: fixture.shas[0]! });
     prId = payload.pull_request.id;
     await settledReview(world.t.app, author.cookie, prId);
 

@@ -41,6 +41,14 @@ index 0000000..3333333
 +}
 `;
 
+/** The files of SAMPLE_DIFF's head commit, for a git fixture the fake host serves (the code around the change). */
+export const SAMPLE_HEAD_FILES: Record<string, string> = {
+  'src/math.ts':
+    'export function average(values: number[]): number {\n  let total = 0;\n  for (let i = 0; i <= values.length; i++) {\n    total += values[i];\n  }\n  return total / values.length;\n}\n\nexport function clamp(value: number, min: number, max: number): number {\n  return Math.min(max, Math.max(min, value));\n}\n',
+  'src/greet.ts': "export function greet(name: string) {\n  return 'Hello ' + name;\n}\n",
+  'package-lock.json': '{\n  "version": "1.0.1"\n}\n',
+};
+
 export interface ScriptedFinding {
   file: string;
   line: number;

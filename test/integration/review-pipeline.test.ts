@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUnifiedDiff } from '../../src/review/prepare/diff/parse-unified-diff.js';
 import { createGitFixture } from '../helpers/git-fixture.js';
 import { signInWithGitHub } from '../helpers/github-login.js';
-import { reviewAnswer, SAMPLE_DIFF, scriptedReviewer, settledReview } from '../helpers/review-fixtures.js';
+import { reviewAnswer, SAMPLE_DIFF, SAMPLE_HEAD_FILES, scriptedReviewer, settledReview } from '../helpers/review-fixtures.js';
 import { deliverPullRequest, reviewWorld, type ReviewWorld } from '../helpers/review-world.js';
 
 /** Every new-file line the diff shows, per file: where a finding may sit. */
@@ -100,8 +100,7 @@ describe('the review pipeline, end to end', () => {
   it('a manual re-review works, in the mode asked for; deep reads the code around the change and verifies', async () => {
     const author = await signInWithGitHub(world.t.app, world.github);
     await world.t.app.inject({ method: 'POST', url: '/workspace/aiSettings', headers: { cookie: author.cookie }, payload: { deepModeModel: 'platform-b', deepModePrompt: 'DEEP-MARKER' } });
-    const math = 'export function average(values: number[]): number {\n  let total = 0;\n  for (let i = 0; i <= values.length; i++) {\n    total += values[i];\n  }\n  return total / values.length;\n}\n\nexport function clamp(value: number, min: number, max: number): number {\n  return Math.min(max, Math.max(min, value));\n}\n';
-    const fixture = createGitFixture([{ 'src/math.ts': math, 'src/greet.ts': "export function greet(name: string) {\n  return 'Hello ' + name;\n}\n" }]);
+    const fixture = createGitFixture([SAMPLE_HEAD_FILES]);
     world.github.code.serveRepository('Codertocat/Hello-World', fixture.dir);
     const payload = await deliverPullRequest(world, author, SAMPLE_DIFF, { headSha: fixture.shas[0]! });
     const first = await settledReview(world.t.app, author.cookie, payload.pull_request.id);

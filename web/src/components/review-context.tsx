@@ -1,9 +1,8 @@
 import type { ContextBlockRecord, ReviewInformation, ToolCallRecord } from '../api/types';
-
+import { plural } from '../lib/format';
 const KIND_NAMES: Record<ContextBlockRecord['kind'], string> = { scope: 'Enclosing scope', definition: 'Definition', caller: 'Caller' };
 const SOURCES = { tarball: "the head commit's archive", files: 'the head commit, file by file (the repository is over the snapshot size)', none: '' } as const;
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /**
  * What the model read besides the diff (decisions.md §11's transparency): the scopes, definitions

@@ -53,3 +53,6 @@ export function pipelineStep(state: string | null | undefined): string {
       return 'Pending';
   }
 }
+
+/** "1 file", "3 files": a count with its noun, plural when it is not one. */
+export const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;

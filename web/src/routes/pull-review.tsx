@@ -11,7 +11,7 @@ import { FindingCard } from '../components/finding-card';
 import { Markdown } from '../components/markdown';
 import { Empty, ErrorAlert, Loading, Notice } from '../components/status';
 import { groupFindings } from '../lib/findings';
-import { dateTime, pipelineStep } from '../lib/format';
+import { dateTime, pipelineStep, plural } from '../lib/format';
 import { hostName, repositoryOf } from '../lib/repository';
 import { InlineSelect } from '../components/field';
 import { ReviewContext } from '../components/review-context';
@@ -72,7 +72,7 @@ function Review({ info, prId }: { info: ReviewInformation; prId: string }) {
               <span className="diffstat">
                 <span className="add">+{info.prAddtions ?? 0}</span> <span className="del">−{info.prDeletions ?? 0}</span>
               </span>{' '}
-              in {info.changedFiles ?? '?'} files
+              in {typeof info.changedFiles === 'number' ? plural(info.changedFiles, 'file') : '? files'}
             </span>
             {raw?.summary?.risk ? <span className={`badge badge-risk-${raw.summary.risk.toLowerCase()}`}>risk: {raw.summary.risk}</span> : null}
             {info.mode ? <span className="badge">{info.mode}</span> : null}
