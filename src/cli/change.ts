@@ -1,7 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { outlineFile } from '../code-context/outline-file.js';
-import { PathIndex, resolveImport } from '../code-context/resolve-imports.js';
 import { REPOSITORY_CONFIG_PATH } from '../repository-config/repository-config-schema.js';
 import { CliError } from './cli-error.js';
 import type { Git } from './git.js';
@@ -127,6 +125,8 @@ export async function configAtBase(git: Git, change: SelectedChange): Promise<st
 
 /** The changed files' head versions and, within `MAX_IMPORTED_BYTES`, the repository files they import (decisions.md §11's definitions). */
 export async function changeFiles(change: SelectedChange): Promise<Array<{ path: string; content: string }>> {
+  // tree-sitter is loaded only here: `--local` reads imports from the work tree itself.
+  const [{ outlineFile }, { PathIndex, resolveImport }] = await Promise.all([import('../code-context/outline-file.js'), import('../code-context/resolve-imports.js')]);
   const files = new Map<string, string>();
   for (const path of change.changedPaths) {
     const text = await change.headFile(path);

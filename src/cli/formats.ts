@@ -3,10 +3,9 @@ import type { Log, ReportingDescriptor, Result } from 'sarif';
 import { summaryCommentBody } from '../publishing/comment-bodies.js';
 import { readStoredReview, type PublishableFinding } from '../publishing/stored-review.js';
 
-export const FORMATS = ['text', 'json', 'markdown', 'sarif'] as const;
-export type Format = (typeof FORMATS)[number];
-export const FAIL_ON = ['critical', 'major', 'minor', 'info', 'none'] as const;
-export type FailOn = (typeof FAIL_ON)[number];
+import type { FailOn, Format } from './options.js';
+
+export type { FailOn, Format } from './options.js';
 
 /** The `review` of `GET /review/diff/:reviewId` (decisions.md §17). */
 export interface DiffReviewResult {

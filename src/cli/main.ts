@@ -1,8 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { Command, CommanderError, Option } from 'commander';
 import { CliError, EXIT_FAILURE } from './cli-error.js';
-import { FAIL_ON, FORMATS, type FailOn, type Format } from './formats.js';
-import { reviewCommand } from './review-command.js';
+import { FAIL_ON, FORMATS, type FailOn, type Format } from './options.js';
 import { configPath, normalizeUrl, readStoredLogin, removeStoredLogin, resolveCredentials, writeStoredLogin, DEFAULT_URL } from './config-file.js';
 import { ServiceClient } from './service-client.js';
 
@@ -67,6 +66,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     .option('--local', 'run the review in this process with your own model (AI_REVIEW_MODEL), no service')
     .action(async (range: string | undefined, options: { staged?: boolean; base?: string; mode?: string; format: Format; failOn: FailOn; repository?: string; local?: boolean }) => {
       if (range !== undefined && (options.staged || options.base !== undefined)) throw new CliError('Give one change: a RANGE, --staged or --base, not several');
+      // Loaded on use: `login` and `whoami` do not pay for the review's code.
+      const { reviewCommand } = await import('./review-command.js');
       code = await reviewCommand(range, options, env);
     });
 

@@ -20,13 +20,28 @@ const VERSION = '0.1.0';
 
 /** `ai-review review`: the change selected, reviewed by the service, the result on stdout; its exit code (decisions.md §17). */
 export async function reviewCommand(range: string | undefined, options: ReviewOptions, env: NodeJS.ProcessEnv): Promise<number> {
-  if (options.local) throw new CliError('--local is not available in this version: review through the service (ai-review login), or leave out --local');
+  // The engine loads while git works (most of `--local`'s start-up is loading it).
+  const engine = options.local ? import('./local-review.js') : undefined;
+  engine?.catch(() => undefined);
   const progress = new Progress();
   const git = await Git.open(process.cwd());
   const selection: Selection = options.staged ? { kind: 'staged' } : options.base !== undefined ? { kind: 'base', ref: options.base } : range !== undefined ? { kind: 'range', range } : { kind: 'default' };
   const change = await selectChange(git, selection);
+  const changed = `${change.changedPaths.length} file${change.changedPaths.length === 1 ? '' : 's'} changed`;
+  const revision = change.headCommit?.slice(0, 12) ?? 'work tree';
+  const color = options.format === 'text' && Boolean(process.stdout.isTTY) && !env.NO_COLOR;
+  if (options.local) {
+    // Nothing leaves the machine but the model's requests: no service, no account, no files sent.
+    const { localModel, reviewLocally } = await engine!;
+    const choice = localModel(env);
+    progress.note(`Reviewing ${change.label} locally with ${choice.modelId}: ${changed}`);
+    const result = await reviewLocally(git, change, await configAtBase(git, change), options.mode, choice, progress);
+    progress.clear();
+    process.stdout.write(render(options.format, result, { color, reviewUrl: 'local review', revision, version: VERSION }));
+    return failsOn(result, options.failOn) ? EXIT_FINDINGS : 0;
+  }
   const [files, config, repository] = await Promise.all([changeFiles(change), configAtBase(git, change), options.repository ?? repositoryFromRemote(git)]);
-  progress.note(`Reviewing ${change.label}: ${change.changedPaths.length} file${change.changedPaths.length === 1 ? '' : 's'} changed, ${files.length} sent`);
+  progress.note(`Reviewing ${change.label}: ${changed}, ${files.length} sent`);
 
   const { url, token } = await resolveCredentials(env);
   if (!token) throw new CliError('Not signed in: run `ai-review login` (or set AI_REVIEW_TOKEN), or review without the service with --local');
@@ -41,9 +56,6 @@ export async function reviewCommand(range: string | undefined, options: ReviewOp
   });
   const result = await awaitResult(client, reviewId, progress);
   progress.clear();
-
-  const revision = change.headCommit?.slice(0, 12) ?? 'work tree';
-  const color = options.format === 'text' && Boolean(process.stdout.isTTY) && !env.NO_COLOR;
   process.stdout.write(render(options.format, result, { color, reviewUrl: `${url}/review/diff/${reviewId}`, revision, version: VERSION }));
   return failsOn(result, options.failOn) ? EXIT_FINDINGS : 0;
 }

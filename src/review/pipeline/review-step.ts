@@ -128,7 +128,7 @@ export interface ChangeReviewed {
 }
 
 /** The engine's dependencies, whatever the change. */
-export type EngineDeps = Pick<ReviewStepDeps, 'models' | 'log' | 'maxFileDiffBytes'> & { feedback: Pick<FindingFeedbackRepository, 'forReview'> };
+export type EngineDeps = Pick<ReviewStepDeps, 'log' | 'maxFileDiffBytes'> & { models: Pick<ModelRouter, 'resolve'>; feedback: Pick<FindingFeedbackRepository, 'forReview'> };
 
 /** Reviews one change: the model and feedback, the plan, the code context, the chunks asked, the findings merged. */
 export async function reviewChange(deps: EngineDeps, change: ChangeUnderReview): Promise<ChangeReviewed> {
