@@ -3,6 +3,8 @@ import { createLanguageModel } from '../ai/language-models.js';
 import type { ModelChoice } from '../ai/model-router.js';
 import { CodeIndex } from '../code-context/code-index.js';
 import { codeWorkers } from '../code-context/code-workers.js';
+import { grammarFor } from '../code-context/grammars.js';
+import { languageForPath } from '../code-context/language-specs.js';
 import { RepositorySnapshot } from '../code-context/snapshot/repository-snapshot.js';
 import type { ReviewMode } from '../db/schema/index.js';
 import { parseRepositoryConfig } from '../repository-config/parse-repository-config.js';
@@ -61,6 +63,11 @@ export async function reviewLocally(git: Git, change: SelectedChange, config: st
     },
   );
   return { reviewSummary: output.summary.overview, score: scoreReview(output), reviewRawJSON: output, skippedFiles: output.skippedFiles, configProblems: output.configProblems, coverage };
+}
+
+/** Loads the changed files' grammars now, while git and the model's setup run: the first outline would wait for them. */
+export function warmGrammars(paths: readonly string[]): void {
+  for (const language of new Set(paths.map((path) => languageForPath(path)))) if (language) void grammarFor(language).catch(() => undefined);
 }
 
 /** The model `AI_REVIEW_MODEL` names, or a one-line error saying what to set. */

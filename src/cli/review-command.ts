@@ -32,8 +32,9 @@ export async function reviewCommand(range: string | undefined, options: ReviewOp
   const color = options.format === 'text' && Boolean(process.stdout.isTTY) && !env.NO_COLOR;
   if (options.local) {
     // Nothing leaves the machine but the model's requests: no service, no account, no files sent.
-    const { localModel, reviewLocally } = await engine!;
+    const { localModel, reviewLocally, warmGrammars } = await engine!;
     const choice = localModel(env);
+    warmGrammars(change.changedPaths);
     progress.note(`Reviewing ${change.label} locally with ${choice.modelId}: ${changed}`);
     const result = await reviewLocally(git, change, await configAtBase(git, change), options.mode, choice, progress);
     progress.clear();
