@@ -124,6 +124,15 @@ describe('diff reviews: a diff sent with a token, reviewed by the engine (decisi
     expect((await world.t.app.inject({ method: 'GET', url: '/review/learnings', headers })).json()).toEqual([]);
   });
 
+  it('takes a diff without `diff --git` headers', async () => {
+    const { headers } = await signedUp();
+    const bare = PRICE_DIFF.slice(PRICE_DIFF.indexOf('--- a/'));
+    const reviewId = await postDiff(world.t.app, headers, { diff: bare });
+    const state = await settledDiffReview(world.t.app, headers, reviewId);
+    expect(state.status).toBe('completed');
+    expect(state.review!.reviewRawJSON.comments).toEqual([expect.objectContaining({ file: 'src/price.ts', line: 4 })]);
+  });
+
   it('applies the .ai-review.yml sent: its mode, its exclusions and its problems', async () => {
     const { headers } = await signedUp();
     world.model.enqueue({ text: reviewAnswer([]) });
