@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../helpers/accounts.js';
 import { createToken } from '../helpers/api-tokens.js';
-import { git, runCli, write } from '../helpers/cli.js';
+import { BIN, git, runCli, write } from '../helpers/cli.js';
+import { execFile } from 'node:child_process';
 import { PRICE_FINDING } from '../helpers/diff-reviews.js';
 import { createGitFixture } from '../helpers/git-fixture.js';
 import { freePort } from '../helpers/net.js';
@@ -88,6 +89,25 @@ describe('ai-review review', () => {
         partialFingerprints: { 'aiReviewFindingId/v1': expect.any(String) },
       },
     ]);
+  });
+
+  it('on a terminal: a progress bar and colours, and no colours with NO_COLOR', async () => {
+    const dir = repository();
+    write(dir, 'src/price.ts', PRICE_CHANGED);
+    // util-linux's script gives the command a terminal (stdout and stderr both, merged).
+    const onTerminal = (extra: Record<string, string>) =>
+      new Promise<string>((resolve, reject) => {
+        const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NO_COLOR' && name !== 'FORCE_COLOR'));
+        execFile('script', ['-qec', `${process.execPath} ${BIN} review`, '/dev/null'], { cwd: dir, env: { ...clean, ...env, ...extra } }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+      });
+    const SGR = /\x1b\[[0-9;]*m/;
+    const coloured = await onTerminal({});
+    expect(coloured).toMatch(/\r\[#+-*\] 1\/1 chunks/);
+    expect(coloured).toMatch(SGR);
+    expect(coloured).toContain(PRICE_FINDING.title);
+    const plain = await onTerminal({ NO_COLOR: '1' });
+    expect(plain).toContain(PRICE_FINDING.title);
+    expect(plain).not.toMatch(SGR);
   });
 
   it('--fail-on: exit 1 at or above the severity, 0 below it', async () => {
