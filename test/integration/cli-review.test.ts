@@ -98,9 +98,10 @@ describe('ai-review review', () => {
     const onTerminal = (extra: Record<string, string>) =>
       new Promise<string>((resolve, reject) => {
         const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NO_COLOR' && name !== 'FORCE_COLOR'));
-        execFile('script', ['-qec', `${process.execPath} ${BIN} review`, '/dev/null'], { cwd: dir, env: { ...clean, ...env, ...extra } }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+        execFile('script', ['-qec', `${process.execPath} ${BIN} review`, '/dev/null'], { cwd: dir, env: { ...clean, ...env, ...extra } }, (error, stdout) => (error ? reject(new Error(error.message)) : resolve(stdout)));
       });
-    const SGR = /\x1b\[[0-9;]*m/;
+    // An SGR sequence (colour, bold): ESC [ … m.
+    const SGR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`);
     const coloured = await onTerminal({});
     expect(coloured).toMatch(/\r\[#+-*\] 1\/1 chunks/);
     expect(coloured).toMatch(SGR);
