@@ -28,6 +28,7 @@ import metricsRoutes from './routes/metrics/metrics-routes.js';
 import usageRoutes from './routes/usage/usage-routes.js';
 import pullRequestsRoutes from './routes/pull-requests/pull-requests-routes.js';
 import reviewRoutes from './routes/review/review-routes.js';
+import diffReviewRoutes from './routes/review/diff-review-routes.js';
 import orgsRoutes from './routes/orgs/orgs-routes.js';
 import invitationsRoutes from './routes/invitations/invitations-routes.js';
 import usersRoutes from './routes/users/users-routes.js';
@@ -82,6 +83,7 @@ export const serviceApp = fp<AppOptions>(
       await app.register(pullRequestsRoutes, { prefix: '/pull-request' });
       await app.register(byokRoutes, { prefix: '/byok' });
       await app.register(reviewRoutes, { prefix: '/review' });
+      await app.register(diffReviewRoutes, { prefix: '/review/diff' });
       await app.register(conversationRoutes, { prefix: '/conversation' });
       await app.register(workspaceRoutes, { prefix: '/workspace' });
       await app.register(orgsRoutes, { prefix: '/orgs' });

@@ -1,13 +1,14 @@
 import { createInterface } from 'node:readline/promises';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { CliError, EXIT_FAILURE } from './cli-error.js';
+import { FAIL_ON, FORMATS, type FailOn, type Format } from './options.js';
 import { configPath, normalizeUrl, readStoredLogin, removeStoredLogin, resolveCredentials, writeStoredLogin, DEFAULT_URL } from './config-file.js';
 import { ServiceClient } from './service-client.js';
 
 /**
- * `ai-review` (decisions.md §17): `login`, `logout`, `whoami`. Answers the exit code: 0, or 2 with
- * one line on stderr naming the cause and what to do. (`review` joins here once the service has
- * `POST /review/diff`.)
+ * `ai-review` (decisions.md §17): `login`, `logout`, `whoami`, `review`. Answers the exit code: 0,
+ * 1 when `review` found something at or above `--fail-on`, or 2 with one line on stderr naming the
+ * cause and what to do.
  */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const program = new Command('ai-review')
@@ -51,9 +52,28 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       process.stdout.write(`${who.name} <${who.email}> on ${url}\n`);
     });
 
+  let code = 0;
+  program
+    .command('review')
+    .description('review your change: by default the work tree against HEAD, else the branch against the remote default branch')
+    .argument('[range]', "a range as git writes it: A..B or A...B")
+    .addOption(new Option('--staged', 'the index against HEAD').conflicts(['base']))
+    .addOption(new Option('--base <ref>', 'the work tree against the merge base of HEAD and <ref>').conflicts(['staged']))
+    .addOption(new Option('--mode <mode>', 'review mode (default: .ai-review.yml, else focused)').choices(['quick', 'focused', 'deep']))
+    .addOption(new Option('--format <format>', 'what stdout gets').choices(FORMATS).default('text'))
+    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').choices(FAIL_ON).default('none'))
+    .option('--repository <owner/name>', "whose learnings apply (default: the origin remote's owner/name)")
+    .option('--local', 'run the review in this process with your own model (AI_REVIEW_MODEL), no service')
+    .action(async (range: string | undefined, options: { staged?: boolean; base?: string; mode?: string; format: Format; failOn: FailOn; repository?: string; local?: boolean }) => {
+      if (range !== undefined && (options.staged || options.base !== undefined)) throw new CliError('Give one change: a RANGE, --staged or --base, not several');
+      // Loaded on use: `login` and `whoami` do not pay for the review's code.
+      const { reviewCommand } = await import('./review-command.js');
+      code = await reviewCommand(range, options, env);
+    });
+
   try {
     await program.parseAsync(argv);
-    return 0;
+    return code;
   } catch (error) {
     if (error instanceof CommanderError) {
       // Commander has printed its message (or the help); help and version are not failures.

@@ -29,7 +29,16 @@ export class CodeWorkers {
   private nextId = 0;
   private broken = false;
 
-  constructor(private readonly size: number) {}
+  constructor(private size: number) {}
+
+  /**
+   * Outlines in the calling thread from now on. For a short-lived process reading a few files (the
+   * command line's `--local`): a worker's start, compiling the outline code again, costs more than
+   * the work it would take off the thread.
+   */
+  inProcess(): void {
+    if (this.workers.length === 0) this.size = 0;
+  }
 
   /** Workers running for the pool (0 once one has failed: the work is then done in process). */
   get running(): number {

@@ -3,17 +3,17 @@ import type { Database } from '../db/database.js';
 import { findingVerdicts, repositoryLearnings, type FindingVerdict, type RepositoryLearning } from '../db/schema/index.js';
 import type { RejectedFinding } from '../domain/findings.js';
 
-export interface VerdictInput {
+export type VerdictInput = {
   userId: string;
-  pullRequestId: string;
-  repositoryName: string;
+  /** Null: the verdict stays on its review and teaches nothing (a diff review without a repository). */
+  repositoryName: string | null;
   findingId: string;
   verdict: FindingVerdict;
   note: string | null;
   file: string;
   title: string;
   comment: string;
-}
+} & ({ pullRequestId: string; diffReviewId?: undefined } | { diffReviewId: string; pullRequestId?: undefined });
 
 /** Verdicts kept per repository for suppression at most: the newest, so a review reads a bounded set. */
 const MAX_REJECTED = 500;
@@ -35,12 +35,12 @@ export class FindingFeedbackRepository {
         .insert(findingVerdicts)
         .values(input)
         .onConflictDoUpdate({
-          target: [findingVerdicts.pullRequestId, findingVerdicts.findingId],
+          target: input.diffReviewId === undefined ? [findingVerdicts.pullRequestId, findingVerdicts.findingId] : [findingVerdicts.diffReviewId, findingVerdicts.findingId],
           set: { verdict, note, file: input.file, title: input.title, comment: input.comment, userId: input.userId, repositoryName: input.repositoryName },
         })
         .returning({ id: findingVerdicts.id });
       const verdictId = row!.id;
-      if (verdict === 'wrong' && note !== null) {
+      if (verdict === 'wrong' && note !== null && input.repositoryName !== null) {
         await tx
           .insert(repositoryLearnings)
           .values({ userId: input.userId, verdictId, repositoryName: input.repositoryName, note, findingTitle: input.title })
@@ -54,6 +54,12 @@ export class FindingFeedbackRepository {
   /** The verdicts on a pull request's findings, by finding id. */
   async verdictsOf(pullRequestId: string): Promise<Map<string, FindingVerdict>> {
     const rows = await this.db.select({ findingId: findingVerdicts.findingId, verdict: findingVerdicts.verdict }).from(findingVerdicts).where(eq(findingVerdicts.pullRequestId, pullRequestId));
+    return new Map(rows.map((row) => [row.findingId, row.verdict]));
+  }
+
+  /** The verdicts on a diff review's findings, by finding id. */
+  async verdictsOfDiffReview(diffReviewId: string): Promise<Map<string, FindingVerdict>> {
+    const rows = await this.db.select({ findingId: findingVerdicts.findingId, verdict: findingVerdicts.verdict }).from(findingVerdicts).where(eq(findingVerdicts.diffReviewId, diffReviewId));
     return new Map(rows.map((row) => [row.findingId, row.verdict]));
   }
 

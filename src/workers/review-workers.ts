@@ -6,6 +6,7 @@ import { decideDraft } from '../review/pipeline/draft-step.js';
 import { emailReview } from '../review/pipeline/email-step.js';
 import { extractContent } from '../review/pipeline/extract-step.js';
 import { reviewContent } from '../review/pipeline/review-step.js';
+import { reviewDiff } from '../review/pipeline/diff-review-step.js';
 import { currentRunOfDelivery, sanitizeDelivery } from '../review/pipeline/sanitize-step.js';
 
 export interface ReviewWorkerOptions {
@@ -97,6 +98,19 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
       if (reviewed !== undefined) await publishing.enqueue(reviewed, job.payload.runId, 'finished');
     }),
     { concurrency: options.reviewConcurrency ?? 2, onFailed: failRun },
+  );
+  queue.process(
+    'diffReview',
+    traced((job) =>
+      reviewDiff({ diffReviews: repos.diffReviews, models: app.services.models, log, maxFileDiffBytes: config.reviewMaxFileDiffBytes, feedback: repos.feedback, scratchDir: config.dataDir }, job),
+    ),
+    {
+      concurrency: options.reviewConcurrency ?? 2,
+      onFailed: async (job, error) => {
+        metrics.jobsFailed.labels(job.name).inc();
+        await repos.diffReviews.fail(job.payload.diffReviewId, reason(error));
+      },
+    },
   );
   queue.process(
     'reviewEmail',

@@ -18,6 +18,7 @@ const FAST_RETRIES: Partial<RetryPolicies> = {
   completedReview: { attempts: 3, backoffMs: 20 },
   appCommand: { attempts: 3, backoffMs: 20 },
   reviewEmail: { attempts: 3, backoffMs: 20 },
+  diffReview: { attempts: 2, backoffMs: 20 },
 };
 
 export interface ReviewWorld<G extends FakeGitHub = FakeGitHub> {

@@ -6,7 +6,7 @@ import { codeBlocks, documentationFiles, inlineCode, parseMarkdown, REPOSITORY_R
 const scripts = (JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 
 /** npm's own commands, which need no script of the package. */
-const NPM_BUILT_INS = new Set(['install', 'i', 'ci', 'exec', 'x', 'ls', 'outdated', 'audit', 'update']);
+const NPM_BUILT_INS = new Set(['install', 'i', 'ci', 'exec', 'x', 'ls', 'outdated', 'audit', 'update', 'link']);
 
 /** The npm commands of a shell text: `npm run <script>` or `npm <command>`, one per command. */
 function npmCommands(text: string): string[][] {

@@ -6,17 +6,20 @@ import { envSchema } from '../../src/config/env-schema.js';
 import { inlineCode, parseMarkdown, REPOSITORY_ROOT } from '../helpers/markdown-docs.js';
 
 const CONFIG_DIR = join(REPOSITORY_ROOT, 'src', 'config');
+/** The `ai-review` command reads its own variables, from the `env` it is given. */
+const CLI_DIR = join(REPOSITORY_ROOT, 'src', 'cli');
 const OPERATIONS = join(REPOSITORY_ROOT, 'docs', 'operations.md');
 
 /**
  * The variables a TypeScript source reads from `process.env` by name (`process.env.X`,
  * `process.env['X']`), found in its syntax tree.
  */
-function processEnvReads(source: string): string[] {
+function processEnvReads(source: string, { bareEnv = false } = {}): string[] {
   const file = ts.createSourceFile('source.ts', source, ts.ScriptTarget.Latest, true);
   const names: string[] = [];
   const isProcessEnv = (node: ts.Node) =>
-    ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'process' && node.name.text === 'env';
+    (bareEnv && ts.isIdentifier(node) && node.text === 'env') ||
+    (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'process' && node.name.text === 'env');
   const visit = (node: ts.Node) => {
     if (ts.isPropertyAccessExpression(node) && isProcessEnv(node.expression)) names.push(node.name.text);
     if (ts.isElementAccessExpression(node) && isProcessEnv(node.expression) && ts.isStringLiteralLike(node.argumentExpression)) {
@@ -28,12 +31,13 @@ function processEnvReads(source: string): string[] {
   return names;
 }
 
-/** Every variable the configuration reads: the zod schema's keys and any direct read under src/config. */
+/** Every variable the configuration reads (the zod schema's keys, any direct read under src/config), and the command line's. */
 function configuredVariables(): Set<string> {
-  const direct = readdirSync(CONFIG_DIR, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ts'))
-    .flatMap((name) => processEnvReads(readFileSync(join(CONFIG_DIR, name), 'utf8')));
-  return new Set([...Object.keys(envSchema.shape), ...direct]);
+  const reads = (dir: string, options?: { bareEnv: boolean }) =>
+    readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.ts'))
+      .flatMap((name) => processEnvReads(readFileSync(join(dir, name), 'utf8'), options));
+  return new Set([...Object.keys(envSchema.shape), ...reads(CONFIG_DIR), ...reads(CLI_DIR, { bareEnv: true })]);
 }
 
 /**
@@ -82,5 +86,6 @@ describe('the environment variables in docs/operations.md', () => {
     expect(variableNamed('GET /metrics', known)).toBeUndefined();
     expect(variableNamed('Authorization: Bearer $METRICS_TOKEN', known)).toBeUndefined();
     expect(processEnvReads("const a = process.env.FOO; const b = process.env['BAR']; const c = env.BAZ;")).toEqual(['FOO', 'BAR']);
+    expect(processEnvReads("const a = process.env.FOO; const c = env.BAZ;", { bareEnv: true })).toEqual(['FOO', 'BAZ']);
   });
 });

@@ -20,6 +20,8 @@ export interface JobPayloads {
   appCommand: AppCommand;
   /** A completed run whose owner is told by email that the review is ready. */
   reviewEmail: ReviewRequest;
+  /** A diff sent by the command line or a script, stored with its files (decisions.md §17). */
+  diffReview: { diffReviewId: string };
 }
 
 /** `started`: the check run goes in progress; `finished`: the run's outcome is posted. */
@@ -80,6 +82,7 @@ export const DEFAULT_RETRY_POLICIES: RetryPolicies = {
   completedReview: { attempts: 6, backoffMs: 2_000 },
   appCommand: { attempts: 4, backoffMs: 2_000 },
   reviewEmail: { attempts: 4, backoffMs: 5_000 },
+  diffReview: { attempts: 3, backoffMs: 5_000 },
 };
 
 /** The wait before the next attempt: exponential, or longer when the failure asked for it (RetryLaterError). */

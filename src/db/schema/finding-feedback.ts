@@ -1,5 +1,7 @@
-import { index, pgTable, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { check, index, pgTable, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, primaryUuid, updatedAt } from './columns.js';
+import { diffReviews } from './diff-reviews.js';
 import { pullRequests } from './pull-requests.js';
 import { users } from './users.js';
 
@@ -7,7 +9,8 @@ export const FINDING_VERDICTS = ['helpful', 'wrong', 'wontfix'] as const;
 export type FindingVerdict = (typeof FINDING_VERDICTS)[number];
 
 /**
- * A team's verdict on one finding of a pull request's review (decisions.md §10). The finding's
+ * A team's verdict on one finding of a pull request's review (decisions.md §10), or of a diff
+ * review (§17: without a repository, it is kept on that review alone and teaches nothing). The finding's
  * file, title and comment are kept, so a later finding that says the same can be recognized after
  * the review that held it was replaced.
  */
@@ -18,10 +21,9 @@ export const findingVerdicts = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    pullRequestId: uuid('pull_request_id')
-      .notNull()
-      .references(() => pullRequests.id, { onDelete: 'cascade' }),
-    repositoryName: varchar('repository_name', { length: 256 }).notNull(),
+    pullRequestId: uuid('pull_request_id').references(() => pullRequests.id, { onDelete: 'cascade' }),
+    diffReviewId: uuid('diff_review_id').references(() => diffReviews.id, { onDelete: 'cascade' }),
+    repositoryName: varchar('repository_name', { length: 256 }),
     findingId: varchar('finding_id', { length: 64 }).notNull(),
     verdict: varchar('verdict', { length: 16 }).$type<FindingVerdict>().notNull(),
     note: text('note'),
@@ -33,6 +35,8 @@ export const findingVerdicts = pgTable(
   },
   (table) => [
     uniqueIndex('finding_verdicts_pr_finding_key').on(table.pullRequestId, table.findingId),
+    uniqueIndex('finding_verdicts_diff_review_finding_key').on(table.diffReviewId, table.findingId),
+    check('finding_verdicts_one_review', sql`(${table.pullRequestId} is null) <> (${table.diffReviewId} is null)`),
     index('finding_verdicts_user_repository_idx').on(table.userId, table.repositoryName),
   ],
 );

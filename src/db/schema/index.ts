@@ -21,3 +21,4 @@ export * from './review-runs.js';
 export * from './gitlab-merge-requests.js';
 export * from './organizations.js';
 export * from './api-tokens.js';
+export * from './diff-reviews.js';

@@ -3,6 +3,7 @@ import { ApiTokenRepository } from '../../repositories/api-token-repository.js';
 import { ByokProviderRepository } from '../../repositories/byok-provider-repository.js';
 import { ConversationRepository } from '../../repositories/conversation-repository.js';
 import { FindingFeedbackRepository } from '../../repositories/finding-feedback-repository.js';
+import { DiffReviewRepository } from '../../repositories/diff-review-repository.js';
 import { GitHubInstallationRepository } from '../../repositories/github-installation-repository.js';
 import { GitHubPublicationRepository } from '../../repositories/github-publication-repository.js';
 import { GitLabConnectionRepository } from '../../repositories/gitlab-connection-repository.js';
@@ -36,6 +37,7 @@ export interface Repositories {
   workspace: WorkspaceRepository;
   conversations: ConversationRepository;
   feedback: FindingFeedbackRepository;
+  diffReviews: DiffReviewRepository;
   installations: GitHubInstallationRepository;
   publications: GitHubPublicationRepository;
   gitlabConnections: GitLabConnectionRepository;
@@ -62,6 +64,7 @@ export default fp(
       workspace: new WorkspaceRepository(app.db),
       conversations: new ConversationRepository(app.database),
       feedback: new FindingFeedbackRepository(app.db),
+      diffReviews: new DiffReviewRepository(app.db),
       installations: new GitHubInstallationRepository(app.db),
       publications: new GitHubPublicationRepository(app.db),
       gitlabConnections: new GitLabConnectionRepository(app.db),

@@ -31,6 +31,7 @@ import { GitHubTokens } from '../../services/github-token.js';
 import { WorkspaceService } from '../../services/workspace-service.js';
 import { ByokDirectory } from '../../ai/byok-directory.js';
 import { FindingFeedbackService } from '../../services/finding-feedback-service.js';
+import { DiffReviewService } from '../../services/diff-review-service.js';
 import { SessionService } from '../../services/session-service.js';
 import { ApiTokenService } from '../../services/api-token-service.js';
 import { PullRequestDiffs } from '../../services/pull-request-diffs.js';
@@ -61,6 +62,8 @@ export interface Services {
   conversations: ConversationService;
   workspace: WorkspaceService;
   feedback: FindingFeedbackService;
+  /** Reviews of diffs sent by the command line or a script (decisions.md §17). */
+  diffReviews: DiffReviewService;
   githubTokens: GitHubTokens;
   githubApp: GitHubAppService;
   githubAppSetup: GitHubAppSetupService;
@@ -252,6 +255,7 @@ export default fp(
       }),
       workspace: new WorkspaceService(repos.workspace),
       feedback,
+      diffReviews: new DiffReviewService({ diffReviews: repos.diffReviews, feedback: repos.feedback, access: orgAccess, queue: app.queue, log: log.child({ component: 'diff-review' }) }),
       webhook,
       gitlabWebhook: new GitLabWebhookService({ connections: gitlabWebhookConnections, webhook, queue: app.queue, log: log.child({ component: 'webhook' }) }),
       githubTokens,

@@ -2,7 +2,8 @@ import pLimit from 'p-limit';
 import { UnrecoverableJobError, type Job, type JobQueue } from '../../adapters/queue/job-queue.js';
 import type { ModelChoice, ModelRouter } from '../../ai/model-router.js';
 import type { ReadingHosts } from '../../code-hosts/code-hosts.js';
-import type { PullRequest, Review, User } from '../../db/schema/index.js';
+import type { PullRequest, Review, ReviewCoverage, ReviewMode, User, WorkspaceSettings } from '../../db/schema/index.js';
+import type { UsageContext } from '../../ai/usage-meter.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Logger } from '../../lib/logger.js';
 import type { FindingFeedbackRepository } from '../../repositories/finding-feedback-repository.js';
@@ -16,7 +17,7 @@ import { carryOverFindings, withCarried } from '../findings/carry-over.js';
 import { assignFindingIds } from '../findings/fingerprint.js';
 import { finalizeReview, type ChunkReview } from '../findings/merge-reviews.js';
 import { prepareReviewInSlices } from '../prepare/prepare-review.js';
-import { buildReviewPrompt, DEFAULT_MAX_FINDINGS, DEFAULT_OUTPUT_RESERVE, reviewPromptTokens, type PromptSettings } from '../ask/prompts.js';
+import { buildReviewPrompt, DEFAULT_MAX_FINDINGS, DEFAULT_OUTPUT_RESERVE, reviewPromptTokens, type PromptSettings, type PullRequestContext } from '../ask/prompts.js';
 import { reviewChunkBudget } from '../ask/review-budget.js';
 import type { ReviewOutput } from '../answer/review-output.js';
 import { MAX_CHUNKS_SPLIT_FOR_SCOPES } from '../prepare/chunk-budget.js';
@@ -80,16 +81,89 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   if (run === undefined || !isCurrentRun(run.review, runId)) return undefined;
   if (run.pr.diffContent === null) return undefined;
 
-  const { choice, rejected, learnings } = await modelAndFeedback(deps, run);
-  const plan = await planReview(deps, run, run.pr.diffContent, choice, learnings);
-  const context = await chunkContext(deps, run, plan);
+  const { output, coverage } = await reviewChange(deps, pullRequestChange(deps, run, run.pr.diffContent));
+  return (await storeReview(deps, run, runId, output, coverage)) ? run.pr : undefined;
+}
+
+/**
+ * A change the engine reviews: a pull request's run (GitHub, GitLab), or a diff sent by the command
+ * line (decisions.md §17). Everything the engine needs of it, whatever it came from.
+ */
+export interface ChangeUnderReview {
+  userId: string;
+  /** `owner/name`: the learnings and rejected findings of that repository apply; null for none. */
+  repositoryName: string | null;
+  mode: ReviewMode;
+  settings: WorkspaceSettings | null;
+  /** What the generations are recorded as (decisions.md §14). */
+  usage: UsageContext;
+  pullRequest?: PullRequestContext;
+  config: RepositoryConfig;
+  /** The diff to review: the whole change, or after a push what the push changed (`incrementalSince`). */
+  diff: string;
+  /** The last reviewed commit when `diff` is only a push's. */
+  incrementalSince: string | null;
+  /** The reviewed commit, when there is one: the context's heading names it. */
+  headSha: string | null;
+  /** The commit the diff's old side is, for hunks that only remove lines; null when it cannot be read. */
+  baseSha: string | null;
+  /** The findings of the change's previous review, which keep their ids (and, incremental, carry over). */
+  previousFindings: Array<ReviewOutput['comments'][number] & { id?: string }>;
+  /** The head's code (decisions.md §11); `{}` when there is none to read. */
+  openCode(changedPaths: readonly string[]): Promise<OpenedCode>;
+  /** Told the number of chunks once planned, then once per chunk reviewed. */
+  progress?: { planned(total: number): Promise<void>; chunkDone(): Promise<void> };
+}
+
+export interface OpenedCode {
+  index?: CodeIndex;
+  source?: SnapshotSource;
+  unavailable?: string;
+}
+
+/** What the engine produced for a change: the stored review's JSON and its coverage. */
+export interface ChangeReviewed {
+  output: ReturnType<typeof reviewOutput>;
+  coverage: ReviewCoverage;
+}
+
+/** The engine's dependencies, whatever the change. */
+export type EngineDeps = Pick<ReviewStepDeps, 'log' | 'maxFileDiffBytes'> & { models: Pick<ModelRouter, 'resolve'>; feedback: Pick<FindingFeedbackRepository, 'forReview'> };
+
+/** Reviews one change: the model and feedback, the plan, the code context, the chunks asked, the findings merged. */
+export async function reviewChange(deps: EngineDeps, change: ChangeUnderReview): Promise<ChangeReviewed> {
+  const { choice, rejected, learnings } = await modelAndFeedback(deps, change);
+  const plan = await planReview(deps, change, choice, learnings);
+  const context = await chunkContext(change, plan);
   const planned = await planChunks(deps.log, plan, context);
-  const parts = await reviewChunks(deps.log, choice, planned, plan, context);
-  const output = reviewOutput(run.review, plan, context, choice, planned, parts, rejected);
-  return (await storeReview(deps, run, runId, output, plan.prepared.coverage)) ? run.pr : undefined;
+  await change.progress?.planned(planned.length);
+  const { progress } = change;
+  const parts = await reviewChunks(deps.log, choice, planned, plan, context, progress && (() => progress.chunkDone()));
+  const output = reviewOutput(change, plan, context, choice, planned, parts, rejected);
+  return { output, coverage: plan.prepared.coverage };
 }
 
 type ReviewRun = NonNullable<Awaited<ReturnType<ReviewRepository['loadRun']>>>;
+
+/** A pull request's run as a change to review: its host's code, its previous findings, its push. */
+function pullRequestChange(deps: ReviewStepDeps, { review, pr, owner, settings }: ReviewRun, diffContent: string): ChangeUnderReview {
+  const incremental = review.incrementalDiff !== null;
+  return {
+    userId: pr.userId,
+    repositoryName: pr.repositoryName,
+    mode: review.mode,
+    settings,
+    usage: { kind: 'review', pullRequestId: pr.id, repositoryName: pr.repositoryName },
+    pullRequest: { title: pr.title, body: pullRequestDescription(pr), headBranch: pr.headBranch, baseBranch: pr.baseBranch },
+    config: (review.repositoryConfig as RepositoryConfig | null) ?? DEFAULT_REPOSITORY_CONFIG,
+    diff: review.incrementalDiff ?? diffContent,
+    incrementalSince: incremental ? review.reviewdSha : null,
+    headSha: review.headSha ?? pr.headSha,
+    baseSha: incremental ? review.reviewdSha : pr.baseSha,
+    previousFindings: previousFindings(review),
+    openCode: (changedPaths) => openCode(deps, pr, owner, review.headSha ?? pr.headSha, changedPaths),
+  };
+}
 /** A chunk's prompt without the chunk. */
 type PromptBase = Omit<Parameters<typeof buildReviewPrompt>[0], 'chunk' | 'chunkCount'>;
 
@@ -97,15 +171,14 @@ type PromptBase = Omit<Parameters<typeof buildReviewPrompt>[0], 'chunk' | 'chunk
  * The model and the team's feedback (decisions.md §10), read side by side: two round trips of
  * every review's path, which the review workers' small concurrency turns into drain time.
  */
-async function modelAndFeedback(deps: ReviewStepDeps, { review, pr, settings }: ReviewRun) {
-  const usage = { kind: 'review', pullRequestId: pr.id, repositoryName: pr.repositoryName } as const;
+async function modelAndFeedback(deps: EngineDeps, { userId, repositoryName, mode, settings, usage }: ChangeUnderReview) {
   const [choice, { rejected, learnings }] = await Promise.all([
-    deps.models.resolve({ userId: pr.userId, mode: review.mode, settings, usage }).catch((error: unknown) => {
+    deps.models.resolve({ userId, mode, settings, usage }).catch((error: unknown) => {
       // No model this user may use (allowance spent, unknown model): retrying will not change that.
       if (error instanceof AppError && error.statusCode < 500) throw new UnrecoverableJobError(error.message);
       throw error;
     }),
-    deps.feedback.forReview(pr.userId, pr.repositoryName, PROMPT_LEARNINGS),
+    repositoryName === null ? { rejected: [], learnings: [] } : deps.feedback.forReview(userId, repositoryName, PROMPT_LEARNINGS),
   ]);
   return { choice, rejected, learnings };
 }
@@ -122,29 +195,29 @@ interface ReviewPlan {
   /** The chunks were sized to leave room for their context (a small diff). */
   keepsContextRoom: boolean;
   large: boolean;
-  headSha: string;
+  headSha: string | null;
   reviewablePaths: string[];
   promptFor: (chunk: ReviewChunk) => PromptBase;
 }
 
 /** Parses and filters the diff and splits it into chunks sized for the model's context. */
-async function planReview(deps: ReviewStepDeps, { review, pr, settings }: ReviewRun, diffContent: string, choice: ModelChoice, learnings: string[]): Promise<ReviewPlan> {
-  const config = (review.repositoryConfig as RepositoryConfig | null) ?? DEFAULT_REPOSITORY_CONFIG;
+async function planReview(deps: EngineDeps, change: ChangeUnderReview, choice: ModelChoice, learnings: string[]): Promise<ReviewPlan> {
+  const { config, mode, settings } = change;
   const instructionsFor = instructionMatcher(config.instructions);
   const contextLength = choice.contextLength ?? DEFAULT_CONTEXT_LENGTH;
-  const outputReserve = DEFAULT_OUTPUT_RESERVE[review.mode];
+  const outputReserve = DEFAULT_OUTPUT_RESERVE[mode];
   const level: ContextLevel = config.context ?? 'full';
   let keepsContextRoom = false;
   let large = false;
   const prompt = {
-    mode: review.mode,
+    mode,
     settings: settings satisfies PromptSettings | null,
-    pullRequest: { title: pr.title, body: pullRequestDescription(pr), headBranch: pr.headBranch, baseBranch: pr.baseBranch },
+    ...(change.pullRequest ? { pullRequest: change.pullRequest } : {}),
     instructions: config.instructions.map((instruction) => instruction.text),
     learnings,
   };
-  const sizeChunks = reviewChunkBudget(prompt, { contextLength, outputReserve, mode: review.mode, level });
-  const prepared = await prepareReviewInSlices(review.incrementalDiff ?? diffContent, {
+  const sizeChunks = reviewChunkBudget(prompt, { contextLength, outputReserve, mode, level });
+  const prepared = await prepareReviewInSlices(change.diff, {
     maxFileDiffBytes: deps.maxFileDiffBytes,
     exclude: globMatcher(config.exclude),
     include: globMatcher(config.include),
@@ -163,13 +236,13 @@ async function planReview(deps: ReviewStepDeps, { review, pr, settings }: Review
   return {
     prepared,
     config,
-    incremental: review.incrementalDiff !== null,
+    incremental: change.incrementalSince !== null,
     level,
     contextLength,
     outputReserve,
     keepsContextRoom,
     large,
-    headSha: review.headSha ?? pr.headSha,
+    headSha: change.headSha,
     reviewablePaths,
     promptFor: (chunk) => ({ ...promptBase, instructions: instructionsFor(chunk.files) }),
   };
@@ -185,7 +258,7 @@ interface ChunkContext {
   tools: boolean;
   /** Every tool call of the review, in the order made. */
   toolCalls: ToolCallRecord[];
-  commit: string;
+  commit: string | null;
   /** Tokens a prompt of this many tokens leaves for context within the model's context length and the output reserve. */
   room: (promptTokens: number) => number;
   /** Why the head commit's code could not be read, when it could not. */
@@ -193,19 +266,20 @@ interface ChunkContext {
 }
 
 /** Opens the head commit's code, and the base's for hunks that only remove lines, when the review shows context. */
-async function chunkContext(deps: ReviewStepDeps, { review, pr, owner }: ReviewRun, plan: ReviewPlan): Promise<ChunkContext> {
+async function chunkContext(change: ChangeUnderReview, plan: ReviewPlan): Promise<ChunkContext> {
   const { chunks } = plan.prepared;
-  const code = plan.level !== 'none' && chunks.length > 0 ? await openCode(deps, pr, owner, plan.headSha, plan.reviewablePaths) : { index: undefined };
+  const { mode } = change;
+  const code: OpenedCode = plan.level !== 'none' && chunks.length > 0 ? await change.openCode(plan.reviewablePaths) : {};
   // Hunks that only remove lines get their scope at the base too (decisions.md §11): the diff's old side.
-  const baseCommit = plan.incremental ? review.reviewdSha : pr.baseSha;
+  const baseCommit = change.baseSha;
   const base = code.index && code.source && baseCommit && chunks.some((chunk) => removalOnlyLinesOf(chunk).length > 0) ? new BaseScopes(code.source, baseCommit) : undefined;
   return {
     index: code.index,
     base,
     // A large pull request's context never builds the symbol index (decisions.md §11): definitions
     // through imports and the changed file, no callers. Deep mode's tools may still build it.
-    wanted: { definitions: plan.level === 'full', callers: plan.level === 'full' && review.mode === 'deep' && !plan.large, symbolIndex: !plan.large },
-    tools: review.mode === 'deep' && code.index !== undefined,
+    wanted: { definitions: plan.level === 'full', callers: plan.level === 'full' && mode === 'deep' && !plan.large, symbolIndex: !plan.large },
+    tools: mode === 'deep' && code.index !== undefined,
     toolCalls: [],
     commit: plan.headSha,
     room: (promptTokens) => promptRoom(promptTokens, plan.contextLength, plan.outputReserve),
@@ -231,18 +305,26 @@ async function planChunks(log: Logger, plan: ReviewPlan, context: ChunkContext):
 type ChunkOutcome = ChunkReview & { context: ContextStats; shown: ShownBlock[] };
 
 /** Every chunk asked of the model, a few at a time. */
-function reviewChunks(log: Logger, choice: ModelChoice, planned: PlannedChunk[], plan: ReviewPlan, context: ChunkContext): Promise<ChunkOutcome[]> {
+function reviewChunks(log: Logger, choice: ModelChoice, planned: PlannedChunk[], plan: ReviewPlan, context: ChunkContext, chunkDone?: () => Promise<void>): Promise<ChunkOutcome[]> {
   const limit = pLimit(CHUNK_CONCURRENCY);
-  return Promise.all(planned.map(({ chunk, blocks }) => limit(() => reviewChunk(log, choice, chunk, planned.length, plan.promptFor(chunk), context, blocks))));
+  return Promise.all(
+    planned.map(({ chunk, blocks }) =>
+      limit(async () => {
+        const outcome = await reviewChunk(log, choice, chunk, planned.length, plan.promptFor(chunk), context, blocks);
+        await chunkDone?.();
+        return outcome;
+      }),
+    ),
+  );
 }
 
 /** The findings of all chunks merged, carried over after a push, given ids, and those the team rejected left out. */
-function reviewFindings(review: Review, plan: ReviewPlan, parts: ChunkOutcome[], rejected: RejectedFinding[]) {
+function reviewFindings(change: ChangeUnderReview, plan: ReviewPlan, parts: ChunkOutcome[], rejected: RejectedFinding[]) {
   const { changes, reviewable } = plan.prepared;
-  const lastFindings = previousFindings(review);
+  const lastFindings = change.previousFindings;
   const previous = plan.incremental ? lastFindings : [];
   const { review: final, counts } = finalizeReview(parts, reviewable, {
-    maxFindings: DEFAULT_MAX_FINDINGS[review.mode],
+    maxFindings: DEFAULT_MAX_FINDINGS[change.mode],
     incremental: plan.incremental ? { previous, pushDiff: changes } : undefined,
   });
   const identified = assignFindingIds(plan.incremental ? withCarried(final.comments, carryOverFindings(previous, changes)) : final.comments, lastFindings);
@@ -251,7 +333,7 @@ function reviewFindings(review: Review, plan: ReviewPlan, parts: ChunkOutcome[],
 }
 
 /** The stored review (`reviewRawJson`): the findings, what was reviewed and skipped, and what the prompts held. */
-function reviewOutput(review: Review, plan: ReviewPlan, context: ChunkContext, choice: ModelChoice, planned: PlannedChunk[], parts: ChunkOutcome[], rejected: RejectedFinding[]) {
+function reviewOutput(change: ChangeUnderReview, plan: ReviewPlan, context: ChunkContext, choice: ModelChoice, planned: PlannedChunk[], parts: ChunkOutcome[], rejected: RejectedFinding[]) {
   const { skipped, skippedChanges } = plan.prepared;
   const { config, incremental } = plan;
   const reviewed = planned.map((entry) => entry.chunk);
@@ -261,12 +343,12 @@ function reviewOutput(review: Review, plan: ReviewPlan, context: ChunkContext, c
     snapshot: context.index?.snapshot.mode ?? 'none',
   };
   const contextBlocks = reviewed.flatMap((chunk, at) => parts[at]!.shown.map((block) => ({ chunk: chunk.index, ...block }))).slice(0, MAX_RECORDED_BLOCKS);
-  const { final, comments, dropped } = reviewFindings(review, plan, parts, rejected);
+  const { final, comments, dropped } = reviewFindings(change, plan, parts, rejected);
   return {
     ...final,
     summary: {
       ...final.summary,
-      overview: reviewOverview(final, { chunkCount: reviewed.length, skipped, layoutOnlyPaths: [...new Set(skippedChanges.map((entry) => entry.path))], incrementalSince: incremental ? review.reviewdSha : null, contextUnavailable: context.unavailable }),
+      overview: reviewOverview(final, { chunkCount: reviewed.length, skipped, layoutOnlyPaths: [...new Set(skippedChanges.map((entry) => entry.path))], incrementalSince: change.incrementalSince, contextUnavailable: context.unavailable }),
       findingsCount: comments.length,
     },
     comments,
@@ -275,8 +357,8 @@ function reviewOutput(review: Review, plan: ReviewPlan, context: ChunkContext, c
     skippedChanges,
     droppedFindings: dropped,
     model: { id: choice.modelId, source: choice.source },
-    reviewedCommit: review.headSha,
-    ...(incremental ? { incrementalSince: review.reviewdSha } : {}),
+    reviewedCommit: change.headSha,
+    ...(incremental ? { incrementalSince: change.incrementalSince } : {}),
     configProblems: config.problems,
     context: contextSummary,
     // What each chunk's prompt held, for the review page (decisions.md §11's transparency).
@@ -288,7 +370,7 @@ function reviewOutput(review: Review, plan: ReviewPlan, context: ChunkContext, c
 }
 
 /** Stores the review if this run is still current, and queues the owner's email; false when a newer run took over. */
-async function storeReview(deps: ReviewStepDeps, { review, pr, owner }: ReviewRun, runId: string, output: ReturnType<typeof reviewOutput>, coverage: ReviewPlan['prepared']['coverage']): Promise<boolean> {
+async function storeReview(deps: ReviewStepDeps, { review, pr, owner }: ReviewRun, runId: string, output: ChangeReviewed['output'], coverage: ReviewCoverage): Promise<boolean> {
   const completed = await deps.reviews.complete(pr.id, runId, {
     reviewSummary: output.summary.overview,
     reviewRawJson: output,
@@ -364,7 +446,7 @@ async function chunkBlocks(log: Logger, context: ChunkContext, chunk: ReviewChun
  * built (the code host refusing, a network failure) never fails the review: it goes on with the
  * diff alone and says why in its overview.
  */
-async function openCode(deps: ReviewStepDeps, pr: PullRequest, owner: User, commit: string, changedPaths: readonly string[]): Promise<{ index?: CodeIndex; source?: SnapshotSource; unavailable?: string }> {
+async function openCode(deps: ReviewStepDeps, pr: PullRequest, owner: User, commit: string, changedPaths: readonly string[]): Promise<OpenedCode> {
   if (!deps.snapshots) return {};
   try {
     const source = (await deps.readers.reader(pr, owner)).snapshotSource();
