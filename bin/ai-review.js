@@ -6,9 +6,9 @@
 import { mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 
-const root = fileURLToPath(new globalThis.URL('..', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 const entry = join(root, 'src/cli/main.ts');
 // Inside node_modules, so that the bundle's bare imports and require.resolve find the packages.
 const bundle = join(root, 'node_modules/.cache/ai-review/main.mjs');
