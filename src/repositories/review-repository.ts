@@ -340,6 +340,8 @@ export class ReviewRepository {
           .select({
             runId: sql<string>`${sql.placeholder('runId')}::uuid`.as('run_id'),
             userId: write.userId,
+            // An organization's pull request: the run counts in the organization's usage (decisions.md §15).
+            orgId: sql<string | null>`(select ${pullRequests.orgId} from ${pullRequests} where ${pullRequests.id} = ${write.id})`.as('org_id'),
             reviewId: write.id,
             mode: write.mode,
             status: sql<'completed' | 'failed'>`${write.status}`.as('status'),

@@ -1,3 +1,4 @@
+import { personal } from '../domain/owners.js';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { APICallError, generateText, stepCountIs, streamText, type LanguageModelUsage, type ModelMessage } from 'ai';
@@ -55,7 +56,7 @@ export class ConversationService {
   async open(userId: string, input: ChatInput, abortSignal: AbortSignal, kind: 'chat' | 'command' = 'chat'): Promise<AsyncGenerator<ChatEvent>> {
     // The reads run at once (they are on the way to the first token) and are awaited in a fixed
     // order, so a request with several faults always gets the same answer: thread, pull request, model.
-    const resolving = this.deps.models.resolve({ userId, model: input.llmModel, provider: input.customModelData });
+    const resolving = this.deps.models.resolve({ owner: personal(userId), model: input.llmModel, provider: input.customModelData });
     resolving.catch(() => undefined);
     const existing = input.conversationId === undefined ? undefined : await this.deps.conversations.findOwned(userId, input.conversationId);
     if (input.conversationId !== undefined && existing === undefined) throw new AppError('NOT_FOUND', 'No such conversation');

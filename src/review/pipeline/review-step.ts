@@ -1,3 +1,4 @@
+import { personal } from '../../domain/owners.js';
 import pLimit from 'p-limit';
 import { UnrecoverableJobError, type Job, type JobQueue } from '../../adapters/queue/job-queue.js';
 import type { ModelChoice, ModelRouter } from '../../ai/model-router.js';
@@ -100,7 +101,7 @@ type PromptBase = Omit<Parameters<typeof buildReviewPrompt>[0], 'chunk' | 'chunk
 async function modelAndFeedback(deps: ReviewStepDeps, { review, pr, settings }: ReviewRun) {
   const usage = { kind: 'review', pullRequestId: pr.id, repositoryName: pr.repositoryName } as const;
   const [choice, { rejected, learnings }] = await Promise.all([
-    deps.models.resolve({ userId: pr.userId, mode: review.mode, settings, usage }).catch((error: unknown) => {
+    deps.models.resolve({ owner: personal(pr.userId), mode: review.mode, settings, usage }).catch((error: unknown) => {
       // No model this user may use (allowance spent, unknown model): retrying will not change that.
       if (error instanceof AppError && error.statusCode < 500) throw new UnrecoverableJobError(error.message);
       throw error;
