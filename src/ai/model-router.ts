@@ -2,9 +2,10 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { AppConfig } from '../config/config.js';
 import type { PlatformModel } from '../config/env-schema.js';
 import type { ReviewMode, WorkspaceSettings } from '../db/schema/index.js';
-import type { Owner } from '../domain/owners.js';
+import { spendLimitReason, type Owner } from '../domain/owners.js';
 import { AppError } from '../lib/app-error.js';
 import type { SecretBox } from '../lib/crypto/secret-box.js';
+import type { OrganizationRepository } from '../repositories/organization-repository.js';
 import type { UsageRepository } from '../repositories/usage-repository.js';
 import type { WorkspaceRepository } from '../repositories/workspace-repository.js';
 import type { ByokDirectory, CachedProvider } from './byok-directory.js';
@@ -46,6 +47,8 @@ export interface ModelRouterDeps {
   directory: ByokDirectory;
   workspace: WorkspaceRepository;
   usage: UsageRepository;
+  /** An organization's monthly spend limit, read on every resolve for it (a raised limit holds at once). */
+  organizations: Pick<OrganizationRepository, 'spendLimit'>;
   meter: UsageMeter;
   secretBox: SecretBox;
   policy: EndpointPolicy;
@@ -67,6 +70,7 @@ export class ModelRouter {
 
   async resolve(request: ModelRequest): Promise<ModelChoice> {
     const { owner } = request;
+    if (owner.kind === 'org') await this.withinSpendLimit(owner.id);
     const usage: Payer = { owner, memberId: owner.kind === 'org' ? (request.memberId ?? null) : null, ...(request.usage ?? { kind: 'chat' }) };
     const slug = request.model?.trim() || (request.mode === undefined ? undefined : await this.modeModel(owner, request.mode, request.settings));
     const providers = await this.deps.directory.list(owner);
@@ -97,6 +101,17 @@ export class ModelRouter {
     if (fallback !== undefined) return this.fromProvider(usage, fallback, fallback.availableModels![0]!.id);
 
     throw new AppError('PAYMENT_REQUIRED', this.refusal(slug, offered !== undefined));
+  }
+
+  /**
+   * decisions.md §15: once an organization's spend this UTC month (its own keys' catalog costs and
+   * the platform's alike) reaches its limit, nothing new runs for it: a 402 with the stated reason.
+   */
+  private async withinSpendLimit(orgId: string): Promise<void> {
+    const limit = await this.deps.organizations.spendLimit(orgId);
+    if (limit === null || limit === undefined) return;
+    const monthStart = `${new Date().toISOString().slice(0, 7)}-01`;
+    if ((await this.deps.usage.orgSpendSince(orgId, monthStart)) >= limit) throw new AppError('PAYMENT_REQUIRED', spendLimitReason(limit));
   }
 
   private refusal(slug: string | undefined, onPlatform: boolean): string {

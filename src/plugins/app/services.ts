@@ -96,6 +96,7 @@ export default fp(
       directory,
       workspace: repos.workspace,
       usage: repos.usage,
+      organizations: repos.organizations,
       meter: new UsageMeter(repos.usage, log.child({ component: 'usage' }), app.metrics),
       secretBox: app.secretBox,
       policy,

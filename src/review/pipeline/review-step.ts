@@ -1,4 +1,3 @@
-import { personal } from '../../domain/owners.js';
 import pLimit from 'p-limit';
 import { UnrecoverableJobError, type Job, type JobQueue } from '../../adapters/queue/job-queue.js';
 import type { ModelChoice, ModelRouter } from '../../ai/model-router.js';
@@ -40,6 +39,7 @@ import { splitForScopes } from '../ask/split-for-scopes.js';
 import { askForReview, askForVerification } from '../ask/model-review.js';
 import { reviewOverview } from './review-overview.js';
 import { isCurrentRun } from './review-runs.js';
+import { pullRequestOwner } from '../../domain/owners.js';
 
 /** When a model's catalog does not say, assume a context most current chat models exceed. */
 export const DEFAULT_CONTEXT_LENGTH = 32_000;
@@ -98,11 +98,12 @@ type PromptBase = Omit<Parameters<typeof buildReviewPrompt>[0], 'chunk' | 'chunk
  * The model and the team's feedback (decisions.md §10), read side by side: two round trips of
  * every review's path, which the review workers' small concurrency turns into drain time.
  */
-async function modelAndFeedback(deps: ReviewStepDeps, { review, pr, settings }: ReviewRun) {
+async function modelAndFeedback(deps: ReviewStepDeps, { review, pr, settings, authorIsMember }: ReviewRun) {
   const usage = { kind: 'review', pullRequestId: pr.id, repositoryName: pr.repositoryName } as const;
   const [choice, { rejected, learnings }] = await Promise.all([
-    deps.models.resolve({ owner: personal(pr.userId), mode: review.mode, settings, usage }).catch((error: unknown) => {
-      // No model this user may use (allowance spent, unknown model): retrying will not change that.
+    // The owner's keys, settings and allowance: an organization's pull request uses the organization's (decisions.md §15).
+    deps.models.resolve({ owner: pullRequestOwner(pr), memberId: authorIsMember ? pr.userId : null, mode: review.mode, settings, usage }).catch((error: unknown) => {
+      // No model this owner may use (allowance spent, spend limit reached, unknown model): retrying will not change that.
       if (error instanceof AppError && error.statusCode < 500) throw new UnrecoverableJobError(error.message);
       throw error;
     }),
