@@ -78,15 +78,19 @@ export const serviceApp = fp<AppOptions>(
       await app.register(codehostRoutes, { prefix: '/auth' });
       await app.register(apiTokenRoutes, { prefix: '/auth' });
       await app.register(usersRoutes, { prefix: '/users' });
-      await app.register(usageRoutes, { prefix: '/usage' });
+      await app.register(usageRoutes, { prefix: '/usage', space: 'personal' });
       await app.register(webhookRoutes, { prefix: '/webhook' });
       await app.register(pullRequestsRoutes, { prefix: '/pull-request' });
-      await app.register(byokRoutes, { prefix: '/byok' });
+      await app.register(byokRoutes, { prefix: '/byok', space: 'personal' });
       await app.register(reviewRoutes, { prefix: '/review' });
       await app.register(diffReviewRoutes, { prefix: '/review/diff' });
       await app.register(conversationRoutes, { prefix: '/conversation' });
-      await app.register(workspaceRoutes, { prefix: '/workspace' });
+      await app.register(workspaceRoutes, { prefix: '/workspace', space: 'personal' });
       await app.register(orgsRoutes, { prefix: '/orgs' });
+      // The organization's twins of the three above: the same routers over its settings, keys and usage (decisions.md §15).
+      await app.register(workspaceRoutes, { prefix: '/orgs/:orgId/workspace', space: 'organization' });
+      await app.register(byokRoutes, { prefix: '/orgs/:orgId/byok', space: 'organization' });
+      await app.register(usageRoutes, { prefix: '/orgs/:orgId/usage', space: 'organization' });
       await app.register(invitationsRoutes, { prefix: '/invitations' });
       await app.register(githubRoutes, { prefix: '/github' });
       await app.register(gitlabRoutes, { prefix: '/gitlab' });

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DatabaseHandle } from '../../src/db/database.js';
 import { UsageHistoryRepository, type DayRange, type UsageGroup } from '../../src/repositories/usage-history-repository.js';
+import { personal } from '../../src/domain/owners.js';
 import { signUp } from '../lib/accounts.js';
 import { load } from '../lib/http-load.js';
 import { memoryGrowth, memorySamples } from '../lib/memory-samples.js';
@@ -79,7 +80,7 @@ export async function usageBench(backend: Backend, durationSeconds: number) {
     const month: DayRange = { from: dayText(today - 29 * DAY_MS), to: dayText(today) };
     const year: DayRange = { from: dayText(today - 365 * DAY_MS), to: dayText(today) };
     const range = ({ from, to }: DayRange) => `from=${from}&to=${to}`;
-    const grouped = (range: DayRange, groupBy: UsageGroup, modelId?: string) => (database: DatabaseHandle) => new UsageHistoryRepository(database).historyQuery(userId, { ...range, groupBy, modelId });
+    const grouped = (range: DayRange, groupBy: UsageGroup, modelId?: string) => (database: DatabaseHandle) => new UsageHistoryRepository(database).historyQuery(personal(userId), { ...range, groupBy, modelId });
     const variants: Array<{ name: string; path: string; query?: (database: DatabaseHandle) => SQL | { getSQL(): SQL } }> = [
       { name: 'control: GET /auth/session', path: '/auth/session' },
       { name: 'history, default month by day', path: '/usage/history', query: grouped(month, 'day') },
@@ -126,7 +127,7 @@ export async function usageBench(backend: Backend, durationSeconds: number) {
       const repository = new UsageHistoryRepository(database);
       const plans = [
         ...variants.filter((variant) => variant.query !== undefined).map((variant) => ({ name: variant.name, query: variant.query!(database) })),
-        { name: 'export page, mid-year', query: repository.recordsPageQuery(userId, year, { at: new Date(today - 180 * DAY_MS).toISOString(), id: '0' }) },
+        { name: 'export page, mid-year', query: repository.recordsPageQuery(personal(userId), year, { at: new Date(today - 180 * DAY_MS).toISOString(), id: '0' }) },
       ];
       for (const { name, query } of plans) report(`database: ${name} [${backend}]`, { medianMs: await databaseMs(database, query) });
       for (const { name, query } of plans) {

@@ -1,21 +1,23 @@
 import { getJson, setJson, type KeyValueStore } from '../adapters/kv/key-value-store.js';
 import type { ByokProvider } from '../db/schema/index.js';
+import { ownerKey, type Owner } from '../domain/owners.js';
 import type { ByokProviderRepository } from '../repositories/byok-provider-repository.js';
 
 export const BYOK_CACHE_TTL_SECONDS = 86_400;
-export const byokCacheKey = (userId: string) => `byok:${userId}`;
+/** `byok:<userId>` for a user, `byok:org:<orgId>` for an organization. */
+export const byokCacheKey = (owner: Owner) => `byok:${ownerKey(owner)}`;
 
 /** A provider as cached: the key stays sealed (AES-256-GCM) in the cache as in the database. */
-export type CachedProvider = Omit<ByokProvider, 'createdAt' | 'updatedAt' | 'userId'> & { createdAt: string; updatedAt: string };
+export type CachedProvider = Omit<ByokProvider, 'createdAt' | 'updatedAt' | 'userId' | 'orgId'> & { createdAt: string; updatedAt: string };
 
-const toCached = ({ userId: _userId, createdAt, updatedAt, ...rest }: ByokProvider): CachedProvider => ({
+const toCached = ({ userId: _userId, orgId: _orgId, createdAt, updatedAt, ...rest }: ByokProvider): CachedProvider => ({
   ...rest,
   createdAt: createdAt.toISOString(),
   updatedAt: updatedAt.toISOString(),
 });
 
 /**
- * A user's providers, read through the `byok:<userId>` cache (24 h). Every change goes through the
+ * A user's or an organization's providers, read through the `byok:…` cache (24 h). Every change goes through the
  * repository and then `invalidate`, so the cache never outlives what it mirrors.
  */
 export class ByokDirectory {
@@ -24,15 +26,15 @@ export class ByokDirectory {
     private readonly kv: KeyValueStore,
   ) {}
 
-  async list(userId: string): Promise<CachedProvider[]> {
-    const cached = await getJson<CachedProvider[]>(this.kv, byokCacheKey(userId)).catch(() => null);
+  async list(owner: Owner): Promise<CachedProvider[]> {
+    const cached = await getJson<CachedProvider[]>(this.kv, byokCacheKey(owner)).catch(() => null);
     if (cached !== null) return cached;
-    const rows = (await this.providers.listForUser(userId)).map(toCached);
-    await setJson(this.kv, byokCacheKey(userId), rows, BYOK_CACHE_TTL_SECONDS).catch(() => undefined);
+    const rows = (await this.providers.list(owner)).map(toCached);
+    await setJson(this.kv, byokCacheKey(owner), rows, BYOK_CACHE_TTL_SECONDS).catch(() => undefined);
     return rows;
   }
 
-  async invalidate(userId: string): Promise<void> {
-    await this.kv.delete(byokCacheKey(userId));
+  async invalidate(owner: Owner): Promise<void> {
+    await this.kv.delete(byokCacheKey(owner));
   }
 }

@@ -3,6 +3,7 @@ import type { LanguageModelV3, LanguageModelV3StreamPart, LanguageModelV3Usage }
 import { wrapLanguageModel } from 'ai';
 import type { ServiceMetrics } from '../adapters/metrics/service-metrics.js';
 import type { UsageKind } from '../db/schema/index.js';
+import type { Owner } from '../domain/owners.js';
 import type { Logger } from '../lib/logger.js';
 import type { UsageEntry, UsageRepository } from '../repositories/usage-repository.js';
 
@@ -21,7 +22,9 @@ export interface UsageContext {
 
 /** Who a generation is for, and who pays: platform generations are charged, BYOK ones only recorded. */
 export interface MeterTarget extends UsageContext {
-  userId: string;
+  owner: Owner;
+  /** In an organization, the member the call is attributed to (null: none); null in a personal space. */
+  memberId: string | null;
   /** The catalog's prices when known; without them a generation costs 0. */
   pricing: Pricing | null;
   /** True for the platform's models: the cost is charged to the free allowance. */
@@ -36,7 +39,8 @@ export function usageEntry(target: MeterTarget, modelId: string, usage: Language
   const inputTokens = usage.inputTokens.total ?? 0;
   const outputTokens = usage.outputTokens.total ?? 0;
   return {
-    userId: target.userId,
+    owner: target.owner,
+    memberId: target.memberId,
     kind: target.kind,
     modelId,
     source: target.provider,
@@ -103,7 +107,7 @@ export class UsageMeter {
     try {
       await this.usage.add(entry);
     } catch (error) {
-      this.log.error({ err: error, userId: target.userId }, 'could not record usage');
+      this.log.error({ err: error, owner: target.owner }, 'could not record usage');
     }
   }
 

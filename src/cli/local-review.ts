@@ -1,3 +1,4 @@
+import { personal } from '../domain/owners.js';
 import pino from 'pino';
 import { createLanguageModel } from '../ai/language-models.js';
 import type { ModelChoice } from '../ai/model-router.js';
@@ -40,6 +41,8 @@ export async function reviewLocally(git: Git, change: SelectedChange, config: st
     { models: { resolve: () => Promise.resolve(choice) }, log: pino({ level: 'silent' }), feedback: { forReview: () => Promise.resolve({ rejected: [], learnings: [] }) } },
     {
       userId: 'local',
+      owner: personal('local'),
+      memberId: null,
       // No learnings: they live in the service.
       repositoryName: null,
       mode: reviewMode((requestedMode as ReviewMode | undefined) ?? null, repositoryConfig),

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.js';
 import { diffReviews, workspaceSettings, type DiffReview, type ReviewCoverage, type WorkspaceSettings } from '../db/schema/index.js';
 
@@ -45,7 +45,10 @@ export class DiffReviewRepository {
 
   /** The review with its owner's workspace settings, for the job: one round trip. */
   async loadForJob(id: string): Promise<{ review: DiffReview; settings: WorkspaceSettings | null } | undefined> {
-    const [row] = await this.db.select({ review: diffReviews, settings: workspaceSettings }).from(diffReviews).leftJoin(workspaceSettings, eq(workspaceSettings.userId, diffReviews.userId)).where(eq(diffReviews.id, id)).limit(1);
+    const [row] = await this.db.select({ review: diffReviews, settings: workspaceSettings }).from(diffReviews)
+      // The settings of whoever pays: the organization named with the diff, else its user (decisions.md §15).
+      .leftJoin(workspaceSettings, or(eq(workspaceSettings.orgId, diffReviews.orgId), and(isNull(diffReviews.orgId), eq(workspaceSettings.userId, diffReviews.userId))))
+      .where(eq(diffReviews.id, id)).limit(1);
     return row;
   }
 

@@ -66,6 +66,12 @@ export class OrganizationRepository {
   }
 
   /** The slugs taken among `base` and `base-<n>`. */
+  /** The organization's monthly spend limit (null: none); undefined when it is gone. */
+  async spendLimit(orgId: string): Promise<number | null | undefined> {
+    const [row] = await this.db.select({ limit: organizations.monthlySpendLimitUsd }).from(organizations).where(eq(organizations.id, orgId)).limit(1);
+    return row?.limit;
+  }
+
   async slugsLike(base: string, executor: Executor = this.db): Promise<string[]> {
     const rows = await executor
       .select({ slug: organizations.slug })

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, getTableColumns, is, SQL, sql, type Placeholder } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, is, isNull, or, SQL, sql, type Placeholder } from 'drizzle-orm';
 import type { PgUpdateSetSource, QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Database, DatabaseHandle } from '../db/database.js';
 import type { CodeHostProvider } from '../domain/host-kinds.js';
@@ -13,6 +13,7 @@ import {
   users,
   webhookDeliveries,
   workspaceSettings,
+  organizationMembers,
   type PipelineState,
   type PullRequest,
   type Review,
@@ -145,7 +146,7 @@ export class ReviewRepository {
   }
 
   /** A run's review with its pull request, owner and workspace settings: what a pipeline step reads, in one query. */
-  async loadRun(id: string): Promise<{ review: Review; pr: PullRequest; owner: User; settings: WorkspaceSettings | null } | undefined> {
+  async loadRun(id: string): Promise<{ review: Review; pr: PullRequest; owner: User; settings: WorkspaceSettings | null; authorIsMember: boolean } | undefined> {
     const [row] = await this.hot.loadRun.execute({ id });
     return row;
   }
@@ -340,6 +341,9 @@ export class ReviewRepository {
           .select({
             runId: sql<string>`${sql.placeholder('runId')}::uuid`.as('run_id'),
             userId: write.userId,
+            // An organization's pull request: the run counts in the organization's usage (decisions.md §15).
+            // Written out: inside the CTEs drizzle leaves columns unqualified, and both sides are called `id`.
+            orgId: sql<string | null>`(select owner_pr.org_id from pull_requests as owner_pr where owner_pr.id = "run"."id")`.as('org_id'),
             reviewId: write.id,
             mode: write.mode,
             status: sql<'completed' | 'failed'>`${write.status}`.as('status'),
@@ -398,11 +402,22 @@ const placeholderValues = (prefix: string, entries: Array<[string, unknown]>) =>
 function hotStatements(db: Database) {
   return {
     loadRun: db
-      .select({ review: reviews, pr: pullRequests, owner: users, settings: workspaceSettings })
+      .select({
+        review: reviews,
+        pr: pullRequests,
+        owner: users,
+        settings: workspaceSettings,
+        // decisions.md §15: an organization's usage names the author when the author is a member.
+        authorIsMember: sql<boolean>`exists (select 1 from ${organizationMembers} where ${organizationMembers.orgId} = ${pullRequests.orgId} and ${organizationMembers.userId} = ${pullRequests.userId})`,
+      })
       .from(reviews)
       .innerJoin(pullRequests, eq(pullRequests.id, reviews.id))
       .innerJoin(users, eq(users.id, pullRequests.userId))
-      .leftJoin(workspaceSettings, eq(workspaceSettings.userId, users.id))
+      // The settings of the pull request's owner: its organization's, else its user's (decisions.md §15).
+      .leftJoin(
+        workspaceSettings,
+        or(eq(workspaceSettings.orgId, pullRequests.orgId), and(isNull(pullRequests.orgId), eq(workspaceSettings.userId, users.id), isNull(workspaceSettings.orgId))),
+      )
       .where(eq(reviews.id, sql.placeholder('id')))
       .limit(1)
       .prepare('review_load_run'),

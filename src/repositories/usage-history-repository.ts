@@ -1,11 +1,15 @@
-import { and, asc, eq, gte, lt, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull, lt, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Database, DatabaseHandle } from '../db/database.js';
 import { isoTime } from '../db/json-page.js';
-import { reviewRuns, usageDaily, usageRecords } from '../db/schema/index.js';
+import { ownedBy } from '../db/owner-condition.js';
+import { reviewRuns, usageDaily, usageRecords, users } from '../db/schema/index.js';
 import { StatementCache } from '../db/statement-cache.js';
+import type { Owner } from '../domain/owners.js';
 
 export const USAGE_GROUPS = ['day', 'week', 'model', 'repository', 'kind'] as const;
-export type UsageGroup = (typeof USAGE_GROUPS)[number];
+/** An organization's history also groups by the member who triggered each call (decisions.md §15). */
+export const ORG_USAGE_GROUPS = [...USAGE_GROUPS, 'member'] as const;
+export type UsageGroup = (typeof ORG_USAGE_GROUPS)[number];
 
 /** A range of whole UTC days, both ends included, as `YYYY-MM-DD`. */
 export interface DayRange {
@@ -35,6 +39,11 @@ export interface ReviewRunStats {
 export type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string>;
 
 export const EXPORT_COLUMNS = ['at', 'kind', 'modelId', 'source', 'inputTokens', 'outputTokens', 'costUsd', 'repositoryName', 'pullRequestId', 'durationMs'] as const;
+/** An organization's export names the member each call is attributed to, last (empty when none). */
+export const ORG_EXPORT_COLUMNS = [...EXPORT_COLUMNS, 'memberEmail'] as const;
+
+/** The export's columns for an owner. */
+export const exportColumns = (owner: Owner): readonly string[] => (owner.kind === 'org' ? ORG_EXPORT_COLUMNS : EXPORT_COLUMNS);
 
 /**
  * What each grouping sums by. Days and weeks group by the date itself (a week by the date of its
@@ -47,6 +56,7 @@ const GROUPS: Record<UsageGroup, SQL> = {
   model: sql`${usageDaily.modelId}`,
   repository: sql`coalesce(${usageDaily.repositoryName}, '(none)')`,
   kind: sql`${usageDaily.kind}`,
+  member: sql`coalesce(${usageDaily.memberId}::text, '(none)')`,
 };
 
 /** Sums as the API writes them: integers, and dollars rounded to the micro-dollar (as `GET /usage`). */
@@ -65,9 +75,12 @@ const EXPORT_PAGE = 250;
 type Bound<T> = T | Placeholder;
 
 /** One call of the export, as the driver returns it: every value already text. */
-type ExportDatabaseRow = ExportRow & { id: string; cursor: string };
+type ExportDatabaseRow = ExportRow & { id: string; cursor: string; memberEmail?: string };
 
-/** Reads of a user's usage history. The charts read the daily rollup; only the export reads the records. */
+/** An owner whose id is bound to a statement prepared once per kind of owner. */
+const boundOwner = (kind: Owner['kind']) => ({ kind, id: sql.placeholder('ownerId') as unknown as string });
+
+/** Reads of the usage history of a user or an organization. The charts read the daily rollup; only the export reads the records. */
 export class UsageHistoryRepository {
   private readonly db: Database;
   // Both reads run as statements prepared once per shape: drizzle's building and row mapping cost
@@ -85,28 +98,28 @@ export class UsageHistoryRepository {
    * the total. A year by day is 366 buckets: building, checking and serializing them in the
    * process cost as much as the query.
    */
-  async history(userId: string, query: HistoryFilter): Promise<string> {
+  async history(owner: Owner, query: HistoryFilter): Promise<string> {
     const { groupBy, modelId } = query;
     const [row] = await this.statements.run<{ json: string }>(
-      `usage_history_${groupBy}${modelId === undefined ? '' : '_model'}`,
-      () => this.historyStatement({ userId: sql.placeholder('userId'), from: sql.placeholder('from'), to: sql.placeholder('to'), modelId: modelId && sql.placeholder('modelId') }, groupBy),
-      { userId, from: query.from, to: query.to, modelId },
+      `usage_history_${owner.kind}_${groupBy}${modelId === undefined ? '' : '_model'}`,
+      () => this.historyStatement({ owner: boundOwner(owner.kind), from: sql.placeholder('from'), to: sql.placeholder('to'), modelId: modelId && sql.placeholder('modelId') }, groupBy),
+      { ownerId: owner.id, from: query.from, to: query.to, modelId },
     );
     return row!.json;
   }
 
   /** The statement behind `history`, with the values bound (the benchmark prints its plan). */
-  historyQuery(userId: string, query: HistoryFilter) {
-    return this.historyStatement({ userId, from: query.from, to: query.to, modelId: query.modelId }, query.groupBy);
+  historyQuery(owner: Owner, query: HistoryFilter) {
+    return this.historyStatement({ owner, from: query.from, to: query.to, modelId: query.modelId }, query.groupBy);
   }
 
-  private historyStatement(values: { userId: Bound<string>; from: Bound<string>; to: Bound<string>; modelId?: Bound<string> }, groupBy: UsageGroup) {
+  private historyStatement(values: { owner: Owner; from: Bound<string>; to: Bound<string>; modelId?: Bound<string> }, groupBy: UsageGroup) {
     const by = GROUPS[groupBy];
     const sums = sql`select ${by} as key, sum(${usageDaily.generations}) as generations, sum(${usageDaily.inputTokens}) as input_tokens,
         sum(${usageDaily.outputTokens}) as output_tokens, sum(${usageDaily.costUsd}) as cost_usd
       from ${usageDaily}
       where ${and(
-        eq(usageDaily.userId, values.userId),
+        ownedBy(usageDaily, values.owner),
         sql`${usageDaily.day} between ${values.from}::date and ${values.to}::date`,
         values.modelId === undefined ? undefined : eq(usageDaily.modelId, values.modelId),
       )}
@@ -133,7 +146,7 @@ export class UsageHistoryRepository {
   }
 
   /** The review runs that finished in the range, counted and their durations ranked. */
-  async reviewRuns(userId: string, range: DayRange): Promise<ReviewRunStats> {
+  async reviewRuns(owner: Owner, range: DayRange): Promise<ReviewRunStats> {
     const count = (condition: SQL) => sql<string>`count(*) filter (where ${condition})`;
     const [row] = await this.db
       .select({
@@ -148,7 +161,8 @@ export class UsageHistoryRepository {
         max: sql<number | null>`max(${reviewRuns.durationMs})`,
       })
       .from(reviewRuns)
-      .where(and(eq(reviewRuns.userId, userId), gte(reviewRuns.completedAt, startOf(range.from)), lt(reviewRuns.completedAt, endOf(range.to))));
+      // A run of an organization's pull request counts in the organization's usage, not its author's.
+      .where(and(owner.kind === 'user' ? and(eq(reviewRuns.userId, owner.id), isNull(reviewRuns.orgId)) : eq(reviewRuns.orgId, owner.id), gte(reviewRuns.completedAt, startOf(range.from)), lt(reviewRuns.completedAt, endOf(range.to))));
     const number = (value: string | number | null) => (value === null ? null : Number(value));
     return {
       count: Number(row!.count),
@@ -168,13 +182,13 @@ export class UsageHistoryRepository {
    * row of the one before (at, id) on the index, so no page is held longer than it is written.
    * The rows are the driver's own objects (values as text), with the cursor columns besides.
    */
-  async *records(userId: string, range: DayRange): AsyncGenerator<ExportRow[]> {
-    const values = { userId, ...instants(range) };
+  async *records(owner: Owner, range: DayRange): AsyncGenerator<ExportRow[]> {
+    const values = { ownerId: owner.id, ...instants(range) };
     let after: ExportCursor | undefined;
     for (;;) {
       const page = await this.statements.run<ExportDatabaseRow>(
-        after === undefined ? 'usage_export' : 'usage_export_after',
-        () => this.recordsStatement({ userId: sql.placeholder('userId'), start: sql.placeholder('start'), end: sql.placeholder('end') }, after && { at: sql.placeholder('afterAt'), id: sql.placeholder('afterId') }),
+        `usage_export_${owner.kind}${after === undefined ? '' : '_after'}`,
+        () => this.recordsStatement({ owner: boundOwner(owner.kind), start: sql.placeholder('start'), end: sql.placeholder('end') }, after && { at: sql.placeholder('afterAt'), id: sql.placeholder('afterId') }),
         { ...values, afterAt: after?.at, afterId: after?.id },
       );
       if (page.length > 0) yield page;
@@ -185,12 +199,13 @@ export class UsageHistoryRepository {
   }
 
   /** One page of the export, after `after`, with the values bound (the benchmark prints its plan). */
-  recordsPageQuery(userId: string, range: DayRange, after: ExportCursor | undefined) {
-    return this.recordsStatement({ userId, ...instants(range) }, after);
+  recordsPageQuery(owner: Owner, range: DayRange, after: ExportCursor | undefined) {
+    return this.recordsStatement({ owner, ...instants(range) }, after);
   }
 
-  private recordsStatement(values: { userId: Bound<string>; start: Bound<string>; end: Bound<string> }, after: { at: Bound<string>; id: Bound<string> } | undefined) {
-    return this.db
+  private recordsStatement(values: { owner: Owner; start: Bound<string>; end: Bound<string> }, after: { at: Bound<string>; id: Bound<string> } | undefined) {
+    const byMember = values.owner.kind === 'org';
+    const query = this.db
       .select({
         // Named (the driver's rows are by column name) and all text, as the CSV writes them.
         id: sql<string>`${usageRecords.id}::text`.as('id'),
@@ -205,11 +220,15 @@ export class UsageHistoryRepository {
         repositoryName: sql<string>`coalesce(${usageRecords.repositoryName}, '')`.as('repositoryName'),
         pullRequestId: sql<string>`coalesce(${usageRecords.pullRequestId}::text, '')`.as('pullRequestId'),
         durationMs: sql<string>`${usageRecords.durationMs}::text`.as('durationMs'),
+        // The member's address today (empty once their account is gone): the record keeps only the id.
+        ...(byMember ? { memberEmail: sql<string>`coalesce(${users.email}, '')`.as('memberEmail') } : {}),
       })
       .from(usageRecords)
+      .$dynamic();
+    return (byMember ? query.leftJoin(users, eq(users.id, usageRecords.memberId)) : query)
       .where(
         and(
-          eq(usageRecords.userId, values.userId),
+          ownedBy(usageRecords, values.owner),
           sql`${usageRecords.at} >= ${values.start}::timestamptz`,
           sql`${usageRecords.at} < ${values.end}::timestamptz`,
           // A row comparison: one index range, where an OR of the two conditions may not be.

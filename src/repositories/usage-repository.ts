@@ -1,10 +1,14 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, gte, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.js';
+import { ownedBy, ownerValues } from '../db/owner-condition.js';
 import { usage, usageDaily, usageRecords, type Usage, type UsageKind } from '../db/schema/index.js';
+import type { Owner } from '../domain/owners.js';
 
-/** One generation: its record (decisions.md §14) and what it adds to the user's counters. */
+/** One generation: its record (decisions.md §14) and what it adds to its owner's counters. */
 export interface UsageEntry {
-  userId: string;
+  owner: Owner;
+  /** In an organization, the member it is attributed to (null: none). */
+  memberId: string | null;
   kind: UsageKind;
   modelId: string;
   source: string;
@@ -27,19 +31,21 @@ export class UsageRepository {
   private readonly spent;
 
   constructor(private readonly db: Database) {
-    this.charge = chargeStatement(db);
-    this.spent = db
-      .select({ total: sql<string>`${usage.inputCost} + ${usage.outputCost}` })
-      .from(usage)
-      .where(eq(usage.userId, sql.placeholder('userId')))
-      .limit(1)
-      .prepare('usage_spent');
+    this.charge = { user: chargeStatement(db, 'user'), org: chargeStatement(db, 'org') };
+    const spent = (kind: Owner['kind']) =>
+      db
+        .select({ total: sql<string>`${usage.inputCost} + ${usage.outputCost}` })
+        .from(usage)
+        .where(ownedBy(usage, { kind, id: sql.placeholder('id') as unknown as string }))
+        .limit(1)
+        .prepare(`usage_spent_${kind}`);
+    this.spent = { user: spent('user'), org: spent('org') };
   }
 
   /** The usage row is created on first read. */
-  async getOrCreate(userId: string): Promise<Usage> {
-    await this.db.insert(usage).values({ userId }).onConflictDoNothing();
-    const [row] = await this.db.select().from(usage).where(eq(usage.userId, userId)).limit(1);
+  async getOrCreate(owner: Owner): Promise<Usage> {
+    await this.db.insert(usage).values(ownerValues(owner)).onConflictDoNothing();
+    const [row] = await this.db.select().from(usage).where(ownedBy(usage, owner)).limit(1);
     return row!;
   }
 
@@ -51,29 +57,45 @@ export class UsageRepository {
    * read-modify-writes, so no increment is lost.
    */
   async add(entry: UsageEntry): Promise<void> {
-    await this.charge.execute({
-      ...entry,
+    const { owner, ...rest } = entry;
+    await this.charge[owner.kind].execute({
+      ...rest,
+      ...ownerValues(owner),
       costUsd: entry.inputCost + entry.outputCost,
       chargedInputCost: entry.charged ? entry.inputCost : 0,
       chargedOutputCost: entry.charged ? entry.outputCost : 0,
     });
   }
 
-  /** What the user's platform generations have cost so far: the allowance's spent part. */
-  async totalCost(userId: string): Promise<number> {
-    const [row] = await this.spent.execute({ userId });
+  /** What the owner's platform generations have cost so far: the allowance's spent part. */
+  async totalCost(owner: Owner): Promise<number> {
+    const [row] = await this.spent[owner.kind].execute({ id: owner.id });
     return row === undefined ? 0 : Number(row.total);
+  }
+
+  /**
+   * What an organization's calls have cost since `since` (the start of the UTC month), platform and
+   * its own keys alike: the spend its monthly limit caps. Read from the daily rollup.
+   */
+  async orgSpendSince(orgId: string, since: string): Promise<number> {
+    const [row] = await this.db
+      .select({ total: sql<string | null>`sum(${usageDaily.costUsd})` })
+      .from(usageDaily)
+      .where(and(ownedBy(usageDaily, { kind: 'org', id: orgId }), gte(usageDaily.day, since)));
+    return Number(row?.total ?? 0);
   }
 }
 
-/** `add`'s statement: the record, its day's rollup and the counters, every value a placeholder. */
-function chargeStatement(db: Database) {
-  const value = (name: keyof UsageEntry | 'costUsd' | 'chargedInputCost' | 'chargedOutputCost') => sql.placeholder(name);
+/** `add`'s statement for one kind of owner: the record, its day's rollup and the counters, every value a placeholder. */
+function chargeStatement(db: Database, kind: Owner['kind']) {
+  const value = (name: Exclude<keyof UsageEntry, 'owner'> | 'userId' | 'orgId' | 'costUsd' | 'chargedInputCost' | 'chargedOutputCost') => sql.placeholder(name);
   const record = db.$with('record').as(
     db
       .insert(usageRecords)
       .values({
         userId: value('userId'),
+        orgId: value('orgId'),
+        memberId: value('memberId'),
         kind: value('kind'),
         modelId: value('modelId'),
         source: value('source'),
@@ -87,6 +109,8 @@ function chargeStatement(db: Database) {
       .returning({
         at: usageRecords.at,
         userId: usageRecords.userId,
+        orgId: usageRecords.orgId,
+        memberId: usageRecords.memberId,
         kind: usageRecords.kind,
         modelId: usageRecords.modelId,
         source: usageRecords.source,
@@ -104,6 +128,8 @@ function chargeStatement(db: Database) {
         qb
           .select({
             userId: record.userId,
+            orgId: record.orgId,
+            memberId: record.memberId,
             day: sql<string>`(${record.at} at time zone 'UTC')::date`.as('day'),
             kind: record.kind,
             modelId: record.modelId,
@@ -117,7 +143,7 @@ function chargeStatement(db: Database) {
           .from(record),
       )
       .onConflictDoUpdate({
-        target: [usageDaily.userId, usageDaily.day, usageDaily.kind, usageDaily.modelId, usageDaily.source, usageDaily.repositoryName],
+        target: [usageDaily.userId, usageDaily.orgId, usageDaily.day, usageDaily.kind, usageDaily.modelId, usageDaily.source, usageDaily.repositoryName, usageDaily.memberId],
         set: {
           generations: sql`${usageDaily.generations} + 1`,
           inputTokens: sql`${usageDaily.inputTokens} + excluded.input_tokens`,
@@ -131,6 +157,7 @@ function chargeStatement(db: Database) {
     .insert(usage)
     .values({
       userId: value('userId'),
+      orgId: value('orgId'),
       inputCost: value('chargedInputCost'),
       outputCost: value('chargedOutputCost'),
       inputTokens: value('inputTokens'),
@@ -139,7 +166,7 @@ function chargeStatement(db: Database) {
       reasoningTokens: value('reasoningTokens'),
     })
     .onConflictDoUpdate({
-      target: usage.userId,
+      target: kind === 'user' ? usage.userId : usage.orgId,
       set: {
         inputCost: sql`${usage.inputCost} + excluded.input_cost`,
         outputCost: sql`${usage.outputCost} + excluded.output_cost`,
@@ -150,5 +177,5 @@ function chargeStatement(db: Database) {
         updatedAt: sql`now()`,
       },
     })
-    .prepare('usage_charge');
+    .prepare(`usage_charge_${kind}`);
 }

@@ -7,10 +7,12 @@ import type { AppConfig } from '../config/config.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { ByokProvider } from '../db/schema/index.js';
 import { AppError } from '../lib/app-error.js';
+import type { Owner } from '../domain/owners.js';
 import { isUuid } from '../lib/ids.js';
 import type { SecretBox } from '../lib/crypto/secret-box.js';
 import type { ByokProviderChanges, ByokProviderRepository } from '../repositories/byok-provider-repository.js';
 import type { ByokDirectory } from '../ai/byok-directory.js';
+import type { Space, SpaceAudit } from './space-audit.js';
 import { isMaskedKey, type patchByIdBody, type probeBody, type registerBody } from '../routes/byok/byok-schemas.js';
 
 type RegisterInput = z.output<typeof registerBody>;
@@ -23,6 +25,7 @@ export interface ByokServiceDeps {
   directory: ByokDirectory;
   secretBox: SecretBox;
   policy: EndpointPolicy;
+  audit: SpaceAudit;
   catalogTimeoutMs?: number;
 }
 
@@ -32,12 +35,12 @@ const model = (entry: { id: string; name: string; contextLength?: number | null 
   contextLength: entry.contextLength ?? null,
 });
 
-/** Bring your own key: register, probe and manage a user's provider keys. */
+/** Bring your own key: register, probe and manage the provider keys of a user or an organization. */
 export class ByokService {
   constructor(private readonly deps: ByokServiceDeps) {}
 
-  async list(userId: string) {
-    return (await this.deps.directory.list(userId)).map((provider) => ({
+  async list(owner: Owner) {
+    return (await this.deps.directory.list(owner)).map((provider) => ({
       id: provider.id,
       modelProviderName: provider.modelProviderName,
       customModels: provider.customModels,
@@ -53,9 +56,10 @@ export class ByokService {
    * against the provider's model list first, so a rejected key is never stored. A key made only of
    * mask characters keeps the stored one.
    */
-  async register(userId: string, input: RegisterInput): Promise<{ created: boolean; id: string; models: CatalogModel[] }> {
+  async register(space: Space, input: RegisterInput): Promise<{ created: boolean; id: string; models: CatalogModel[] }> {
+    const { owner } = space;
     const name = input.modelProviderName;
-    const existing = await this.deps.providers.findByName(userId, name);
+    const existing = await this.deps.providers.findByName(owner, name);
     if (isMaskedKey(input.apiKey) && existing === undefined) throw new AppError('BAD_REQUEST', 'apiKey is required for a new provider');
     const apiKey = isMaskedKey(input.apiKey) ? this.deps.secretBox.decrypt(existing!.apiKey) : input.apiKey;
     const customBaseUrl = input.customBaseUrl === undefined ? (existing?.customBaseUrl ?? null) : input.customBaseUrl;
@@ -72,15 +76,21 @@ export class ByokService {
       enabled: input.enabled ?? existing?.enabled ?? true,
       availableModels: models,
     };
+    let row: ByokProvider | undefined;
     try {
-      const row = existing === undefined ? await this.deps.providers.create({ userId, ...values }) : await this.deps.providers.update(userId, existing.id, values);
-      return { created: existing === undefined, id: row!.id, models };
+      row = existing === undefined ? await this.deps.providers.create(owner, values) : await this.deps.providers.update(owner, existing.id, values);
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError('CONFLICT', `A ${name} key was registered at the same time; try again`);
       throw error;
     } finally {
-      await this.deps.directory.invalidate(userId);
+      await this.deps.directory.invalidate(owner);
     }
+    // A masked key keeps the stored one: then only the provider's settings changed.
+    const entry = isMaskedKey(input.apiKey)
+      ? { action: 'settings.changed' as const, target: `${name} key`, details: { providerId: row!.id, modelProviderName: name } }
+      : { action: 'key.added' as const, target: `${name} key`, details: { providerId: row!.id, modelProviderName: name, replaced: existing !== undefined } };
+    await this.deps.audit.record(space, [entry]);
+    return { created: existing === undefined, id: row!.id, models };
   }
 
   /** The models a key gives access to, without storing anything. */
@@ -92,15 +102,15 @@ export class ByokService {
    * The user's enabled providers with their models, then the platform entry. A provider whose
    * model list is missing is probed once with its stored key and the list kept.
    */
-  async modelList(userId: string) {
-    const enabled = (await this.deps.directory.list(userId)).filter((provider) => provider.enabled);
+  async modelList(owner: Owner) {
+    const enabled = (await this.deps.directory.list(owner)).filter((provider) => provider.enabled);
     const records = [];
     for (const provider of enabled) {
       let models = provider.availableModels?.map(model);
       if (models === undefined) {
         models = await this.catalog(provider.modelProviderName as ProviderName, this.deps.secretBox.decrypt(provider.apiKey), provider.customBaseUrl, undefined);
-        await this.deps.providers.update(userId, provider.id, { availableModels: models });
-        await this.deps.directory.invalidate(userId);
+        await this.deps.providers.update(owner, provider.id, { availableModels: models });
+        await this.deps.directory.invalidate(owner);
       }
       records.push({
         id: provider.id,
@@ -117,8 +127,8 @@ export class ByokService {
     return platformCatalogEntry(this.deps.config.platformAi.baseUrl, this.deps.config.platformAi.models);
   }
 
-  async cards(userId: string) {
-    return (await this.deps.directory.list(userId)).map((provider) => ({
+  async cards(owner: Owner) {
+    return (await this.deps.directory.list(owner)).map((provider) => ({
       id: provider.id,
       modelProviderName: provider.modelProviderName,
       enabled: provider.enabled,
@@ -133,8 +143,9 @@ export class ByokService {
    * Changes a provider picked by id or name (`selector`), or, without one, by the name in the body
    * (which then selects rather than renames).
    */
-  async patch(userId: string, selector: string | undefined, input: PatchInput) {
-    const provider = selector === undefined ? await this.selectByBody(userId, input.modelProviderName) : await this.find(userId, selector);
+  async patch(space: Space, selector: string | undefined, input: PatchInput) {
+    const { owner } = space;
+    const provider = selector === undefined ? await this.selectByBody(owner, input.modelProviderName) : await this.find(owner, selector);
     const changes: ByokProviderChanges = {};
     if (selector !== undefined && input.modelProviderName !== undefined) changes.modelProviderName = input.modelProviderName;
     if (input.customModels !== undefined) changes.customModels = input.customModels;
@@ -148,33 +159,40 @@ export class ByokService {
       throw new AppError('BAD_REQUEST', 'A custom provider needs a customBaseURL');
     }
     try {
-      const updated = await this.deps.providers.update(userId, provider.id, changes);
+      const updated = await this.deps.providers.update(owner, provider.id, changes);
       if (updated === undefined) throw new AppError('NOT_FOUND', 'No such provider');
+      const details = { providerId: updated.id, modelProviderName: updated.modelProviderName, fields: Object.keys(changes).sort(), enabled: updated.enabled };
+      await this.deps.audit.record(space, [{ action: 'settings.changed', target: `${updated.modelProviderName} key`, details }]);
       return { id: updated.id, modelProviderName: updated.modelProviderName, enabled: updated.enabled, updatedAt: updated.updatedAt.toISOString() };
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError('CONFLICT', `You already have a ${changes.modelProviderName} key`);
       throw error;
     } finally {
-      await this.deps.directory.invalidate(userId);
+      await this.deps.directory.invalidate(owner);
     }
   }
 
-  async remove(userId: string, selector: string): Promise<void> {
-    const provider = await this.find(userId, selector);
-    await this.deps.providers.delete(userId, provider.id);
-    await this.deps.directory.invalidate(userId);
+  async remove(space: Space, selector: string): Promise<void> {
+    const { owner } = space;
+    const provider = await this.find(owner, selector);
+    const removed = await this.deps.providers.delete(owner, provider.id);
+    await this.deps.directory.invalidate(owner);
+    if (removed) {
+      const details = { providerId: provider.id, modelProviderName: provider.modelProviderName };
+      await this.deps.audit.record(space, [{ action: 'key.removed', target: `${provider.modelProviderName} key`, details }]);
+    }
   }
 
   /** By UUID, or by provider name as an alias; another user's provider is simply not found. */
-  private async find(userId: string, selector: string): Promise<ByokProvider> {
-    const provider = isUuid(selector) ? await this.deps.providers.findOwned(userId, selector) : await this.deps.providers.findByName(userId, selector);
+  private async find(owner: Owner, selector: string): Promise<ByokProvider> {
+    const provider = isUuid(selector) ? await this.deps.providers.findOwned(owner, selector) : await this.deps.providers.findByName(owner, selector);
     if (provider === undefined) throw new AppError('NOT_FOUND', 'No such provider');
     return provider;
   }
 
-  private async selectByBody(userId: string, name: string | undefined) {
+  private async selectByBody(owner: Owner, name: string | undefined) {
     if (name === undefined) throw new AppError('BAD_REQUEST', 'Name the provider: modelProviderName in the body, or its id in the path');
-    const provider = await this.deps.providers.findByName(userId, name);
+    const provider = await this.deps.providers.findByName(owner, name);
     if (provider === undefined) throw new AppError('BAD_REQUEST', `You have no ${name} key`);
     return provider;
   }

@@ -1,3 +1,4 @@
+import { personal, pullRequestOwner } from '../domain/owners.js';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { APICallError, generateText, stepCountIs, streamText, type LanguageModelUsage, type ModelMessage } from 'ai';
@@ -55,14 +56,17 @@ export class ConversationService {
   async open(userId: string, input: ChatInput, abortSignal: AbortSignal, kind: 'chat' | 'command' = 'chat'): Promise<AsyncGenerator<ChatEvent>> {
     // The reads run at once (they are on the way to the first token) and are awaited in a fixed
     // order, so a request with several faults always gets the same answer: thread, pull request, model.
-    const resolving = this.deps.models.resolve({ userId, model: input.llmModel, provider: input.customModelData });
-    resolving.catch(() => undefined);
+    // A chat is personal (decisions.md §15); a command answers for the pull request's owner, so its
+    // model waits for the pull request (below).
+    const resolving = kind === 'chat' ? this.deps.models.resolve({ owner: personal(userId), model: input.llmModel, provider: input.customModelData }) : undefined;
+    resolving?.catch(() => undefined);
     const existing = input.conversationId === undefined ? undefined : await this.deps.conversations.findOwned(userId, input.conversationId);
     if (input.conversationId !== undefined && existing === undefined) throw new AppError('NOT_FOUND', 'No such conversation');
     const loadingHistory = existing === undefined ? Promise.resolve([]) : this.deps.conversations.messages(userId, existing.id, undefined, HISTORY_MESSAGES);
     loadingHistory.catch(() => undefined);
     const pr = await this.connectedPullRequest(userId, input.prId, existing);
-    const resolved = await resolving;
+    const owner = pr === undefined ? personal(userId) : pullRequestOwner(pr);
+    const resolved = await (resolving ?? this.deps.models.resolve({ owner, memberId: userId, model: input.llmModel, provider: input.customModelData }));
     const choice = { ...resolved, model: resolved.meteredAs({ kind, pullRequestId: pr?.id ?? null, repositoryName: pr?.repositoryName ?? null }) };
     const history = await loadingHistory;
     // A new thread's id is chosen here, so its id line and the model request need not wait for the

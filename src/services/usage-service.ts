@@ -1,3 +1,4 @@
+import type { Owner } from '../domain/owners.js';
 import type { UsageRepository } from '../repositories/usage-repository.js';
 
 export interface UsageSummary {
@@ -5,15 +6,15 @@ export interface UsageSummary {
   allowedExpenditureLimit: number;
 }
 
-/** Spend against the free platform allowance. */
+/** Spend against the free platform allowance: a user's, or an organization's (the same amount, decisions.md §15). */
 export class UsageService {
   constructor(
     private readonly usage: UsageRepository,
     private readonly allowanceUsd: number,
   ) {}
 
-  async summary(userId: string): Promise<UsageSummary> {
-    const row = await this.usage.getOrCreate(userId);
+  async summary(owner: Owner): Promise<UsageSummary> {
+    const row = await this.usage.getOrCreate(owner);
     return { utilizedCost: roundUsd(row.inputCost + row.outputCost), allowedExpenditureLimit: this.allowanceUsd };
   }
 }

@@ -1,3 +1,4 @@
+import { personal } from '../domain/owners.js';
 import type { KeyValueStore } from '../adapters/kv/key-value-store.js';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
@@ -57,6 +58,6 @@ export class UsersService {
     });
     await this.deps.sessions.uncache(sessionIds);
     await this.deps.apiTokens.uncache(tokenHashes);
-    await this.deps.kv.delete(byokCacheKey(userId)).catch(() => undefined);
+    await this.deps.kv.delete(byokCacheKey(personal(userId))).catch(() => undefined);
   }
 }

@@ -1,3 +1,4 @@
+import { personal } from '../../src/domain/owners.js';
 import { generateText, streamText } from 'ai';
 import { count, eq, sum } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,7 +45,7 @@ describe('model router', () => {
 
   it('serves the platform default while the allowance lasts, and adds the priced cost', async () => {
     const account = await createAccount(t.app, t.outbox);
-    const choice = await t.app.services.models.resolve({ userId: account.id });
+    const choice = await t.app.services.models.resolve({ owner: personal(account.id )});
     expect(choice).toMatchObject({ source: 'platform', modelId: 'platform-small', providerName: 'platform', contextLength: 32_000 });
     const result = await generateText({ model: choice.model, prompt: 'Hello' });
     expect(result.text).toBe('ok');
@@ -55,7 +56,7 @@ describe('model router', () => {
 
   it('prices each platform model by its own prices, streamed generations included', async () => {
     const account = await createAccount(t.app, t.outbox);
-    const choice = await t.app.services.models.resolve({ userId: account.id, model: 'platform-large' });
+    const choice = await t.app.services.models.resolve({ owner: personal(account.id), model: 'platform-large' });
     platform.enqueue({ text: 'streamed answer', usage: { promptTokens: 1000, completionTokens: 100, cachedTokens: 400, reasoningTokens: 30 } });
     const stream = streamText({ model: choice.model, prompt: 'Hello' });
     expect(await stream.text).toBe('streamed answer');
@@ -67,15 +68,15 @@ describe('model router', () => {
   it('refuses platform models with 402 once the allowance is reached, saying to add a key', async () => {
     const account = await createAccount(t.app, t.outbox);
     await t.app.db.insert(usage).values({ userId: account.id, inputCost: 0.006, outputCost: 0.004 });
-    const refusal = t.app.services.models.resolve({ userId: account.id });
+    const refusal = t.app.services.models.resolve({ owner: personal(account.id )});
     await expect(refusal).rejects.toMatchObject({ statusCode: 402, message: expect.stringMatching(/add an API key/) });
-    await expect(t.app.services.models.resolve({ userId: account.id, model: 'platform-small' })).rejects.toMatchObject({ statusCode: 402 });
+    await expect(t.app.services.models.resolve({ owner: personal(account.id), model: 'platform-small' })).rejects.toMatchObject({ statusCode: 402 });
   });
 
   it('uses the user’s provider whose catalog has the model, and BYOK spends no allowance', async () => {
     const account = await createAccount(t.app, t.outbox);
     const providerId = await addGateway(account);
-    const choice = await t.app.services.models.resolve({ userId: account.id, model: 'gateway-model' });
+    const choice = await t.app.services.models.resolve({ owner: personal(account.id), model: 'gateway-model' });
     expect(choice).toMatchObject({ source: 'byok', providerId, providerName: 'custom', modelId: 'gateway-model', contextLength: 16_000 });
     await generateText({ model: choice.model, prompt: 'Hello' });
     expect(gateway.completions().at(-1)?.headers.authorization).toBe('Bearer sk-gateway-key');
@@ -83,15 +84,15 @@ describe('model router', () => {
     expect(await counters(account.id)).toMatchObject({ inputTokens: 100, outputTokens: 20 });
 
     // The gateway also lists a platform model id: the user's own key serves it first.
-    expect((await t.app.services.models.resolve({ userId: account.id, model: 'platform-small' })).source).toBe('byok');
+    expect((await t.app.services.models.resolve({ owner: personal(account.id), model: 'platform-small' })).source).toBe('byok');
   });
 
   it('a provider named in the request wins, and serves models outside its catalog', async () => {
     const account = await createAccount(t.app, t.outbox);
     const providerId = await addGateway(account);
-    const byId = await t.app.services.models.resolve({ userId: account.id, model: 'unlisted-model', provider: { providerId } });
+    const byId = await t.app.services.models.resolve({ owner: personal(account.id), model: 'unlisted-model', provider: { providerId } });
     expect(byId).toMatchObject({ source: 'byok', providerId, modelId: 'unlisted-model' });
-    const byName = await t.app.services.models.resolve({ userId: account.id, provider: { modelProviderName: 'custom' } });
+    const byName = await t.app.services.models.resolve({ owner: personal(account.id), provider: { modelProviderName: 'custom' } });
     expect(byName).toMatchObject({ providerId, modelId: 'gateway-model' });
   });
 
@@ -99,30 +100,30 @@ describe('model router', () => {
     const owner = await createAccount(t.app, t.outbox);
     const other = await createAccount(t.app, t.outbox);
     const providerId = await addGateway(owner);
-    await expect(t.app.services.models.resolve({ userId: other.id, provider: { providerId } })).rejects.toMatchObject({ statusCode: 404 });
+    await expect(t.app.services.models.resolve({ owner: personal(other.id), provider: { providerId } })).rejects.toMatchObject({ statusCode: 404 });
     await t.app.inject({ method: 'PATCH', url: `/byok/providers/${providerId}`, headers: { cookie: owner.cookie }, payload: { enabled: false } });
-    await expect(t.app.services.models.resolve({ userId: owner.id, provider: { providerId } })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(t.app.services.models.resolve({ owner: personal(owner.id), provider: { providerId } })).rejects.toMatchObject({ statusCode: 400 });
     // Disabled, it no longer serves its catalog either: the platform does not offer this model.
-    await expect(t.app.services.models.resolve({ userId: owner.id, model: 'gateway-model' })).rejects.toMatchObject({ statusCode: 402 });
+    await expect(t.app.services.models.resolve({ owner: personal(owner.id), model: 'gateway-model' })).rejects.toMatchObject({ statusCode: 402 });
   });
 
   it('falls back to the user’s own key when the allowance is gone and no model was asked for', async () => {
     const account = await createAccount(t.app, t.outbox);
     await addGateway(account);
     await t.app.db.insert(usage).values({ userId: account.id, inputCost: 0.01, outputCost: 0 });
-    expect(await t.app.services.models.resolve({ userId: account.id })).toMatchObject({ source: 'byok', modelId: 'gateway-model' });
+    expect(await t.app.services.models.resolve({ owner: personal(account.id )})).toMatchObject({ source: 'byok', modelId: 'gateway-model' });
   });
 
   it('takes the model for a review mode from the workspace settings', async () => {
     const account = await createAccount(t.app, t.outbox);
     await t.app.inject({ method: 'POST', url: '/workspace/aiSettings', headers: { cookie: account.cookie }, payload: { deepModeModel: 'platform-large' } });
-    expect((await t.app.services.models.resolve({ userId: account.id, mode: 'deep' })).modelId).toBe('platform-large');
-    expect((await t.app.services.models.resolve({ userId: account.id, mode: 'quick' })).modelId).toBe('platform-small');
+    expect((await t.app.services.models.resolve({ owner: personal(account.id), mode: 'deep' })).modelId).toBe('platform-large');
+    expect((await t.app.services.models.resolve({ owner: personal(account.id), mode: 'quick' })).modelId).toBe('platform-small');
   });
 
   it('50 concurrent platform generations add exactly 50 costs, to the counters, the records and the daily rollup', async () => {
     const account = await createAccount(t.app, t.outbox);
-    const choice = await t.app.services.models.resolve({ userId: account.id });
+    const choice = await t.app.services.models.resolve({ owner: personal(account.id )});
     await Promise.all(Array.from({ length: 50 }, (_, index) => generateText({ model: choice.model, prompt: `Hello ${index}` })));
     expect(await spent(account)).toBeCloseTo(50 * SMALL_COST, 9);
     expect(await counters(account.id)).toMatchObject({ inputTokens: 5000, outputTokens: 1000 });

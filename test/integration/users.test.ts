@@ -1,3 +1,4 @@
+import { personal } from '../../src/domain/owners.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aiMessages, sessions } from '../../src/db/schema/index.js';
@@ -115,7 +116,7 @@ describe('/usage', () => {
     const response = await t.app.inject({ method: 'GET', url: '/usage', headers: { cookie: account.cookie } });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ utilizedCost: 0, allowedExpenditureLimit: 1.25 });
-    expect((await t.app.repos.usage.getOrCreate(account.id)).inputCost).toBe(0);
+    expect((await t.app.repos.usage.getOrCreate(personal(account.id))).inputCost).toBe(0);
   });
 
   it('sums input and output cost, by /usage and by /usage/:ownId', async () => {

@@ -137,6 +137,16 @@ const orgMembersRoute = createRoute({
   path: '/members',
   component: lazyRouteComponent(() => import('./routes/orgs/org-members'), 'OrgMembersPage'),
 });
+const orgReviewRoute = createRoute({
+  getParentRoute: () => orgSettingsRoute,
+  path: '/review',
+  component: lazyRouteComponent(() => import('./routes/orgs/org-review'), 'OrgReviewPage'),
+});
+const orgProvidersRoute = createRoute({
+  getParentRoute: () => orgSettingsRoute,
+  path: '/providers',
+  component: lazyRouteComponent(() => import('./routes/orgs/org-review'), 'OrgProvidersPage'),
+});
 const orgSpendLimitRoute = createRoute({
   getParentRoute: () => orgSettingsRoute,
   path: '/spend-limit',
@@ -203,7 +213,7 @@ const routeTree = rootRoute.addChildren([
   invitationRoute,
   signedInRoute.addChildren([
     newOrgRoute,
-    orgSettingsRoute.addChildren([orgSettingsIndexRoute, orgMembersRoute, orgSpendLimitRoute, orgAuditRoute]),
+    orgSettingsRoute.addChildren([orgSettingsIndexRoute, orgMembersRoute, orgReviewRoute, orgProvidersRoute, orgSpendLimitRoute, orgAuditRoute]),
     overviewRoute,
     pullsRoute,
     pullReviewRoute,

@@ -1,7 +1,7 @@
 import type { CatalogModel } from '../../domain/providers.js';
-import { boolean, jsonb, pgTable, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { boolean, jsonb, pgTable, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, primaryUuid, updatedAt } from './columns.js';
-import { users } from './users.js';
+import { oneOwner, ownerColumns } from './owner-columns.js';
 
 export type { CatalogModel };
 
@@ -9,9 +9,7 @@ export const byokProviders = pgTable(
   'byok_providers',
   {
     id: primaryUuid(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...ownerColumns(),
     modelProviderName: varchar('model_provider_name', { length: 32 }).notNull().default('custom'),
     /** AES-256-GCM ciphertext; never returned, never logged. */
     apiKey: text('api_key').notNull(),
@@ -23,7 +21,11 @@ export const byokProviders = pgTable(
     updatedAt: updatedAt(),
   },
   // A second registration of the same provider updates the first in place.
-  (table) => [uniqueIndex('byok_providers_user_provider_key').on(table.userId, table.modelProviderName)],
+  (table) => [
+    uniqueIndex('byok_providers_user_provider_key').on(table.userId, table.modelProviderName),
+    uniqueIndex('byok_providers_org_provider_key').on(table.orgId, table.modelProviderName),
+    oneOwner('byok_providers', table),
+  ],
 );
 
 export type ByokProvider = typeof byokProviders.$inferSelect;

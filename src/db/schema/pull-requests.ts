@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, json, pgTable, text, uuid, varchar } from 'drizzle-orm/pg-core';
 import type { CodeHostProvider } from '../../code-hosts/code-host.js';
 import { createdAt, primaryUuid, updatedAt } from './columns.js';
+import { organizations } from './organizations.js';
 import { users } from './users.js';
 
 export const REVIEW_STATUSES = ['pending', 'completed', 'failed'] as const;
@@ -14,6 +15,12 @@ export const pullRequests = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /**
+     * The organization it belongs to (decisions.md §15), null in a personal space: its settings,
+     * keys, allowance and spend limit pay for its reviews. Intake sets it from the installation or
+     * connection it arrived through.
+     */
+    orgId: uuid('org_id').references(() => organizations.id, { onDelete: 'cascade' }),
     /**
      * GitHub's pull request id (exceeds 2^31); for a GitLab merge request, an internal negative key
      * (`gitlab_merge_requests`), the API naming it by `id` instead (decisions.md §12).
@@ -68,6 +75,7 @@ export const pullRequests = pgTable(
     // what `ORDER BY … DESC` means: drizzle's bare desc() writes NULLS LAST, which no query matches.
     // Each ends with the searchable title: a search for a common term walks the range and reads
     // each title from the index (an index-only scan), not from the rows it skips.
+    index('pull_requests_org_idx').on(table.orgId),
     index('pull_requests_user_updated_idx').on(table.userId, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle),
     index('pull_requests_user_status_updated_idx').on(table.userId, table.reviewStatus, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle),
     index('pull_requests_user_repository_updated_idx').on(table.userId, table.repositoryName, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle),

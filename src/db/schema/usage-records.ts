@@ -1,6 +1,6 @@
 import { bigint, index, integer, numeric, pgTable, uuid, varchar } from 'drizzle-orm/pg-core';
 import { timestampMs } from './columns.js';
-import { users } from './users.js';
+import { oneOwner, ownerColumns } from './owner-columns.js';
 
 export const USAGE_KINDS = ['review', 'verification', 'chat', 'command'] as const;
 export type UsageKind = (typeof USAGE_KINDS)[number];
@@ -14,9 +14,12 @@ export const usageRecords = pgTable(
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     at: timestampMs('at').notNull().defaultNow(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...ownerColumns(),
+    /**
+     * In an organization's records, the member who triggered the call (decisions.md §15), null when
+     * none did. No foreign key: the organization's history outlives a member's account.
+     */
+    memberId: uuid('member_id'),
     kind: varchar('kind', { length: 16 }).$type<UsageKind>().notNull(),
     modelId: varchar('model_id', { length: 256 }).notNull(),
     /** `platform`, or the provider's name for a BYOK call. */
@@ -29,7 +32,11 @@ export const usageRecords = pgTable(
     durationMs: integer('duration_ms').notNull(),
   },
   // The export walks a user's range in (at, id) order; the history reads the daily rollup.
-  (table) => [index('usage_records_user_at_idx').on(table.userId, table.at, table.id)],
+  (table) => [
+    index('usage_records_user_at_idx').on(table.userId, table.at, table.id),
+    index('usage_records_org_at_idx').on(table.orgId, table.at, table.id),
+    oneOwner('usage_records', table),
+  ],
 );
 
 export type UsageRecord = typeof usageRecords.$inferSelect;

@@ -1,14 +1,12 @@
-import { pgTable, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { pgTable, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, primaryUuid, updatedAt } from './columns.js';
-import { users } from './users.js';
+import { oneOwner, ownerColumns } from './owner-columns.js';
 
 export const workspaceSettings = pgTable(
   'workspace_settings',
   {
     id: primaryUuid(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...ownerColumns(),
     quickModeModel: varchar('quick_mode_model', { length: 256 }),
     focusedModeModel: varchar('focused_mode_model', { length: 256 }),
     deepModeModel: varchar('deep_mode_model', { length: 256 }),
@@ -20,7 +18,11 @@ export const workspaceSettings = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [uniqueIndex('workspace_settings_user_id_key').on(table.userId)],
+  (table) => [
+    uniqueIndex('workspace_settings_user_id_key').on(table.userId),
+    uniqueIndex('workspace_settings_org_id_key').on(table.orgId),
+    oneOwner('workspace_settings', table),
+  ],
 );
 
 export type WorkspaceSettings = typeof workspaceSettings.$inferSelect;

@@ -29,6 +29,7 @@ import { Operators } from '../../services/operators.js';
 import { PublicationService } from '../../publishing/publication-service.js';
 import { GitHubTokens } from '../../services/github-token.js';
 import { WorkspaceService } from '../../services/workspace-service.js';
+import { SpaceAudit } from '../../services/space-audit.js';
 import { ByokDirectory } from '../../ai/byok-directory.js';
 import { FindingFeedbackService } from '../../services/finding-feedback-service.js';
 import { DiffReviewService } from '../../services/diff-review-service.js';
@@ -98,6 +99,7 @@ export default fp(
       directory,
       workspace: repos.workspace,
       usage: repos.usage,
+      organizations: repos.organizations,
       meter: new UsageMeter(repos.usage, log.child({ component: 'usage' }), app.metrics),
       secretBox: app.secretBox,
       policy,
@@ -210,9 +212,10 @@ export default fp(
       users: repos.users,
       access: orgAccess,
       audit: auditLog,
-      // Next round: the pull requests, installations, connections and settings an organization owns.
+      // Its settings, keys, usage and pull requests go by cascade with its row. Next: installations and connections return to the deleting owner.
       deletionSteps: [],
     });
+    const spaceAudit = new SpaceAudit({ db: app.db, audit: auditLog, users: repos.users });
     const services: Services = {
       sessions,
       apiTokens,
@@ -243,7 +246,7 @@ export default fp(
       usageHistory: new UsageHistoryService(repos.usageHistory),
       pullRequests: new PullRequestsService(repos.pullRequests, diffs),
       reviews: new ReviewService({ reviews: repos.reviews, feedback: repos.feedback, queue: app.queue, publishing, log }),
-      byok: new ByokService({ config, providers: repos.byokProviders, directory, secretBox: app.secretBox, policy }),
+      byok: new ByokService({ config, providers: repos.byokProviders, directory, secretBox: app.secretBox, policy, audit: spaceAudit }),
       models,
       conversations: new ConversationService({
         conversations: repos.conversations,
@@ -253,7 +256,7 @@ export default fp(
         code: pullRequestCode,
         log: log.child({ component: 'chat' }),
       }),
-      workspace: new WorkspaceService(repos.workspace),
+      workspace: new WorkspaceService(repos.workspace, spaceAudit),
       feedback,
       diffReviews: new DiffReviewService({ diffReviews: repos.diffReviews, feedback: repos.feedback, access: orgAccess, queue: app.queue, log: log.child({ component: 'diff-review' }) }),
       webhook,

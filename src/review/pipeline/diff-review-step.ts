@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Job } from '../../adapters/queue/job-queue.js';
 import { CodeIndex } from '../../code-context/code-index.js';
 import { snapshotOfSentFiles } from '../../code-context/snapshot/sent-files-snapshot.js';
+import { organization, personal } from '../../domain/owners.js';
 import type { DiffReviewRepository } from '../../repositories/diff-review-repository.js';
 import { DEFAULT_REPOSITORY_CONFIG, type RepositoryConfig } from '../../repository-config/repository-config-schema.js';
 import { reviewChange, type EngineDeps, type OpenedCode } from './review-step.js';
@@ -28,6 +29,9 @@ export async function reviewDiff(deps: DiffReviewDeps, job: Job<'diffReview'>): 
   try {
     reviewed = await reviewChange(deps, {
       userId: review.userId,
+      // A diff sent for an organization is paid by it, as its pull requests are (decisions.md §15).
+      owner: review.orgId === null ? personal(review.userId) : organization(review.orgId),
+      memberId: review.orgId === null ? null : review.userId,
       repositoryName: review.repositoryName,
       mode: review.mode,
       settings,

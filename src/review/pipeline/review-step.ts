@@ -40,6 +40,7 @@ import { splitForScopes } from '../ask/split-for-scopes.js';
 import { askForReview, askForVerification } from '../ask/model-review.js';
 import { reviewOverview } from './review-overview.js';
 import { isCurrentRun } from './review-runs.js';
+import { pullRequestOwner, type Owner } from '../../domain/owners.js';
 
 /** When a model's catalog does not say, assume a context most current chat models exceed. */
 export const DEFAULT_CONTEXT_LENGTH = 32_000;
@@ -90,7 +91,12 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
  * line (decisions.md §17). Everything the engine needs of it, whatever it came from.
  */
 export interface ChangeUnderReview {
+  /** Whose learnings apply (the pull request's or the diff's user). */
   userId: string;
+  /** Whose settings, keys and allowance pay (decisions.md §15). */
+  owner: Owner;
+  /** The member the organization's usage is attributed to; null for a personal change or a non-member author. */
+  memberId: string | null;
   /** `owner/name`: the learnings and rejected findings of that repository apply; null for none. */
   repositoryName: string | null;
   mode: ReviewMode;
@@ -146,10 +152,12 @@ export async function reviewChange(deps: EngineDeps, change: ChangeUnderReview):
 type ReviewRun = NonNullable<Awaited<ReturnType<ReviewRepository['loadRun']>>>;
 
 /** A pull request's run as a change to review: its host's code, its previous findings, its push. */
-function pullRequestChange(deps: ReviewStepDeps, { review, pr, owner, settings }: ReviewRun, diffContent: string): ChangeUnderReview {
+function pullRequestChange(deps: ReviewStepDeps, { review, pr, owner, settings, authorIsMember }: ReviewRun, diffContent: string): ChangeUnderReview {
   const incremental = review.incrementalDiff !== null;
   return {
     userId: pr.userId,
+    owner: pullRequestOwner(pr),
+    memberId: authorIsMember ? pr.userId : null,
     repositoryName: pr.repositoryName,
     mode: review.mode,
     settings,
@@ -171,10 +179,11 @@ type PromptBase = Omit<Parameters<typeof buildReviewPrompt>[0], 'chunk' | 'chunk
  * The model and the team's feedback (decisions.md §10), read side by side: two round trips of
  * every review's path, which the review workers' small concurrency turns into drain time.
  */
-async function modelAndFeedback(deps: EngineDeps, { userId, repositoryName, mode, settings, usage }: ChangeUnderReview) {
+async function modelAndFeedback(deps: EngineDeps, { userId, owner, memberId, repositoryName, mode, settings, usage }: ChangeUnderReview) {
   const [choice, { rejected, learnings }] = await Promise.all([
-    deps.models.resolve({ userId, mode, settings, usage }).catch((error: unknown) => {
-      // No model this user may use (allowance spent, unknown model): retrying will not change that.
+    // The owner's keys, settings and allowance: an organization's pull request uses the organization's (decisions.md §15).
+    deps.models.resolve({ owner, memberId, mode, settings, usage }).catch((error: unknown) => {
+      // No model this owner may use (allowance spent, spend limit reached, unknown model): retrying will not change that.
       if (error instanceof AppError && error.statusCode < 500) throw new UnrecoverableJobError(error.message);
       throw error;
     }),

@@ -83,15 +83,24 @@ const orgsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => organizations.changeRole(request.params.orgId, requireSession(request).userId, request.params.userId, request.body.role),
   );
 
-  app.delete(
-    '/:orgId/members/:userId',
-    {
-      schema: { tags, summary: 'Remove a member (admin+), or leave (your own id)', params: memberParams, response: { 204: noContent, ...errorResponses(401, 403, 404, 409) } },
-    },
-    async (request, reply) => {
-      await organizations.removeMember(request.params.orgId, requireSession(request).userId, request.params.userId);
+  /**
+   * Removing one thing of the organization (a member, an invitation): the service checks who may,
+   * then 204. One piece for both, so the two stay alike.
+   */
+  const removal = <P extends typeof memberParams | typeof invitationParams>(
+    path: string,
+    summary: string,
+    params: P,
+    errors: number[],
+    remove: (params: z.output<P>, callerId: string) => Promise<void>,
+  ) =>
+    app.delete(path, { schema: { tags, summary, params, response: { 204: noContent, ...errorResponses(...errors) } } }, async (request, reply) => {
+      await remove(request.params as z.output<P>, requireSession(request).userId);
       return reply.code(204).send(null);
-    },
+    });
+
+  removal('/:orgId/members/:userId', 'Remove a member (admin+), or leave (your own id)', memberParams, [401, 403, 404, 409], ({ orgId, userId }, callerId) =>
+    organizations.removeMember(orgId, callerId, userId),
   );
 
   app.post(
@@ -115,14 +124,7 @@ const orgsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => invitations.pending(request.params.orgId, requireSession(request).userId),
   );
 
-  app.delete(
-    '/:orgId/invitations/:id',
-    { schema: { tags, summary: 'Revoke a pending invitation (admin+)', params: invitationParams, response: { 204: noContent, ...errorResponses(401, 403, 404) } } },
-    async (request, reply) => {
-      await invitations.revoke(request.params.orgId, requireSession(request).userId, request.params.id);
-      return reply.code(204).send(null);
-    },
-  );
+  removal('/:orgId/invitations/:id', 'Revoke a pending invitation (admin+)', invitationParams, [401, 403, 404], ({ orgId, id }, callerId) => invitations.revoke(orgId, callerId, id));
 
   app.get(
     '/:orgId/audit',

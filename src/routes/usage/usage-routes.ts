@@ -4,13 +4,21 @@ import { requireSession } from '../../plugins/app/authentication.js';
 import { AppError } from '../../lib/app-error.js';
 import { errorResponses } from '../common-schemas.js';
 import { sendJsonText } from '../json-text.js';
-import { historyQuery, historyResponse, rangeQuery, reviewsResponse } from './usage-schemas.js';
+import { orgIdOnly, resolveSpace, spaceOf, type SpaceOptions } from '../spaces.js';
+import { historyQuery, historyResponse, orgHistoryQuery, orgHistoryResponse, rangeQuery, reviewsResponse } from './usage-schemas.js';
 
 const usageResponse = z.object({ utilizedCost: z.number(), allowedExpenditureLimit: z.number() });
 
-const usageRoutes: FastifyPluginAsyncZod = async (app) => {
+/**
+ * Usage (decisions.md §14): the caller's own, or (as `/orgs/:orgId/usage`) an organization's, which
+ * every member reads; an organization's history also groups by member and its CSV names them.
+ */
+const usageRoutes: FastifyPluginAsyncZod<SpaceOptions> = async (app, options) => {
   const { usage, usageHistory } = app.services;
-  const tags = ['usage'];
+  const org = options.space === 'organization';
+  const tags = [org ? 'organizations' : 'usage'];
+  const params = orgIdOnly(options);
+  resolveSpace(app, options);
 
   // Registered before `/:userId`; static paths win over the parameter in any case.
   app.get(
@@ -18,12 +26,13 @@ const usageRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Use per day, week, model, repository or kind over a range of UTC days (decisions.md §14)',
-        querystring: historyQuery,
-        response: { 200: historyResponse, ...errorResponses(400, 401) },
+        summary: `Use per day, week, model, repository${org ? ', member' : ''} or kind over a range of UTC days (decisions.md §14)`,
+        ...params,
+        querystring: org ? orgHistoryQuery : historyQuery,
+        response: { 200: org ? orgHistoryResponse : historyResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request, reply) => sendJsonText(reply, await usageHistory.history(requireSession(request).userId, request.query)),
+    async (request, reply) => sendJsonText(reply, await usageHistory.history(spaceOf(request).owner, request.query)),
   );
 
   app.get(
@@ -32,11 +41,12 @@ const usageRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Review runs finished in a range: by mode, by outcome, and their durations from queue to completion',
+        ...params,
         querystring: rangeQuery,
         response: { 200: reviewsResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => usageHistory.reviews(requireSession(request).userId, request.query),
+    async (request) => usageHistory.reviews(spaceOf(request).owner, request.query),
   );
 
   app.get(
@@ -44,28 +54,30 @@ const usageRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Every model call of a range as CSV (RFC 4180), streamed',
+        summary: `Every model call of a range as CSV (RFC 4180), streamed${org ? ', the member last' : ''}`,
+        ...params,
         querystring: rangeQuery,
         produces: ['text/csv'],
         response: { 200: z.unknown().meta({ description: 'text/csv: a header row, then one model call a row' }), ...errorResponses(400, 401) },
       },
     },
     async (request, reply) => {
-      const { userId } = requireSession(request);
+      const { owner } = spaceOf(request);
       const { from, to } = request.query;
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="usage-${from}-to-${to}.csv"`)
-        .send(usageHistory.exportCsv(userId, { from, to }));
+        .send(usageHistory.exportCsv(owner, { from, to }));
     },
   );
 
   app.get(
     '/',
-    { schema: { tags, summary: 'Spend against the free allowance', response: { 200: usageResponse, ...errorResponses(401) } } },
-    async (request) => usage.summary(requireSession(request).userId),
+    { schema: { tags, summary: `Spend against ${org ? "the organization's" : 'the'} free allowance`, ...params, response: { 200: usageResponse, ...errorResponses(401) } } },
+    async (request) => usage.summary(spaceOf(request).owner),
   );
 
+  if (org) return;
   app.get(
     '/:userId',
     {
@@ -79,7 +91,7 @@ const usageRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { userId } = requireSession(request);
       if (request.params.userId !== userId) throw new AppError('FORBIDDEN', "Another user's usage is not yours to read");
-      return usage.summary(userId);
+      return usage.summary(spaceOf(request).owner);
     },
   );
 };

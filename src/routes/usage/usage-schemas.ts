@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { USAGE_GROUPS } from '../../repositories/usage-history-repository.js';
+import { ORG_USAGE_GROUPS, USAGE_GROUPS } from '../../repositories/usage-history-repository.js';
 
 /** decisions.md §14: at most this many days, both ends included. */
 export const MAX_RANGE_DAYS = 366;
@@ -27,14 +27,13 @@ function resolveRange<T extends { from?: string; to?: string }>(query: T, contex
 
 export const rangeQuery = z.object(rangeFields).transform(resolveRange);
 
-export const historyQuery = z
-  .object({
-    ...rangeFields,
-    groupBy: z.enum(USAGE_GROUPS).default('day'),
-    /** Only this model's use: a chart stacked by model asks once per model. */
-    modelId: z.string().trim().min(1).max(256).optional(),
-  })
-  .transform(resolveRange);
+/** Only this model's use: a chart stacked by model asks once per model. */
+const modelId = z.string().trim().min(1).max(256).optional();
+
+export const historyQuery = z.object({ ...rangeFields, groupBy: z.enum(USAGE_GROUPS).default('day'), modelId }).transform(resolveRange);
+
+/** An organization's history also groups by member (decisions.md §15). */
+export const orgHistoryQuery = z.object({ ...rangeFields, groupBy: z.enum(ORG_USAGE_GROUPS).default('day'), modelId }).transform(resolveRange);
 
 const sums = z.object({ generations: z.number().int(), inputTokens: z.number().int(), outputTokens: z.number().int(), costUsd: z.number() });
 
@@ -46,6 +45,8 @@ export const historyResponse = z.object({
   total: sums,
 });
 
+export const orgHistoryResponse = historyResponse.extend({ groupBy: z.enum(ORG_USAGE_GROUPS) });
+
 export const reviewsResponse = z.object({
   count: z.number().int(),
   byMode: z.object({ quick: z.number().int(), focused: z.number().int(), deep: z.number().int() }),
@@ -53,7 +54,7 @@ export const reviewsResponse = z.object({
   durationMs: z.object({ p50: z.number().int(), p90: z.number().int(), max: z.number().int() }),
 });
 
-export type HistoryQuery = z.output<typeof historyQuery>;
+export type HistoryQuery = z.output<typeof orgHistoryQuery>;
 export type RangeQuery = z.output<typeof rangeQuery>;
 export type HistoryResponse = z.output<typeof historyResponse>;
 export type ReviewsResponse = z.output<typeof reviewsResponse>;

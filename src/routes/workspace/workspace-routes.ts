@@ -1,17 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
-import { requireSession } from '../../plugins/app/authentication.js';
 import { errorResponses, noContent } from '../common-schemas.js';
+import { resolveSpace, spaceOf, spaceParams, type SpaceOptions } from '../spaces.js';
 import { settingsBody, settingsPatchBody, settingsResponse, tabParams } from './workspace-schemas.js';
 
 const AI_SETTINGS = 'aiSettings';
 
-
-/** Per-mode review models and prompts, tab `aiSettings`. */
-const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
+/** Per-mode review models and prompts, tab `aiSettings`: the caller's own, or (as `/orgs/:orgId/workspace`) an organization's. */
+const workspaceRoutes: FastifyPluginAsyncZod<SpaceOptions> = async (app, options) => {
   const { workspace } = app.services;
-  const tags = ['workspace'];
+  const org = options.space === 'organization';
+  const tags = [org ? 'organizations' : 'workspace'];
+  const whose = org ? "The organization's" : 'Your';
+  const errors = org ? ([401, 403, 404] as const) : ([401, 404] as const);
+  resolveSpace(app, options);
 
   // Another tab is a 404 whatever the body (a no-op PATCH body would otherwise be a 400 first).
   app.addHook('preValidation', async (request) => {
@@ -21,10 +24,8 @@ const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/:tab',
-    { schema: { tags, summary: 'Your review settings (an array of at most one record)', params: tabParams, response: { 200: settingsResponse, ...errorResponses(401, 404) } } },
-    async (request) => {
-      return workspace.get(requireSession(request).userId);
-    },
+    { schema: { tags, summary: `${whose} review settings (an array of at most one record)`, ...spaceParams(options, tabParams), response: { 200: settingsResponse, ...errorResponses(401, 404) } } },
+    async (request) => workspace.get(spaceOf(request).owner),
   );
 
   app.post(
@@ -32,14 +33,14 @@ const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Create your review settings',
-        params: tabParams,
+        summary: `Create ${whose.toLowerCase()} review settings${org ? ' (admin+)' : ''}`,
+        ...spaceParams(options, tabParams),
         body: settingsBody,
-        response: { 201: z.object({ message: z.string() }), ...errorResponses(400, 401, 404, 409) },
+        response: { 201: z.object({ message: z.string() }), ...errorResponses(400, ...errors, 409) },
       },
     },
     async (request, reply) => {
-      await workspace.create(requireSession(request).userId, request.body);
+      await workspace.create(spaceOf(request), request.body);
       return reply.code(201).send({ message: 'Resource created successfully' });
     },
   );
@@ -49,14 +50,14 @@ const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Change only the fields sent (null clears one)',
-        params: tabParams,
+        summary: `Change only the fields sent (null clears one)${org ? '; admin+' : ''}`,
+        ...spaceParams(options, tabParams),
         body: settingsPatchBody,
-        response: { 204: noContent, ...errorResponses(400, 401, 404) },
+        response: { 204: noContent, ...errorResponses(400, ...errors) },
       },
     },
     async (request, reply) => {
-      await workspace.patch(requireSession(request).userId, request.body);
+      await workspace.patch(spaceOf(request), request.body);
       return reply.code(204).send(null);
     },
   );

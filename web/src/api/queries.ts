@@ -28,6 +28,7 @@ import type { z } from 'zod';
 import type { githubAppStatusResponse } from '../../../src/routes/admin/admin-schemas.js';
 import { api, ApiError } from './client';
 import { nextCursor } from '../lib/cursors';
+import { spaceKey, spacePath } from '../lib/spaces';
 
 export const PAGE_SIZE = 20;
 
@@ -50,11 +51,15 @@ export const queries = {
       getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
     }),
   invitation: (token: string) => queryOptions({ queryKey: ['invitation', token], queryFn: () => get<InvitationPreview>(`/invitations/${encodeURIComponent(token)}`), retry: false }),
-  usage: () => queryOptions({ queryKey: ['usage'], queryFn: () => get<Usage>('/usage') }),
-  usageHistory: (range: { from: string; to: string }, groupBy: UsageHistory['groupBy'], modelId?: string) =>
-    queryOptions({ queryKey: ['usage', 'history', range, groupBy, modelId], queryFn: () => get<UsageHistory>('/usage/history', { ...range, groupBy, modelId }) }),
-  usageReviews: (range: { from: string; to: string }) =>
-    queryOptions({ queryKey: ['usage', 'reviews', range], queryFn: () => get<UsageReviews>('/usage/reviews', range) }),
+  // A space's settings, keys and usage: the caller's own, or (with `orgId`) an organization's.
+  usage: (orgId?: string) => queryOptions({ queryKey: ['usage', spaceKey(orgId)], queryFn: () => get<Usage>(spacePath(orgId, '/usage')) }),
+  usageHistory: (range: { from: string; to: string }, groupBy: UsageHistory['groupBy'], modelId?: string, orgId?: string) =>
+    queryOptions({
+      queryKey: ['usage', spaceKey(orgId), 'history', range, groupBy, modelId],
+      queryFn: () => get<UsageHistory>(`${spacePath(orgId, '/usage')}/history`, { ...range, groupBy, modelId }),
+    }),
+  usageReviews: (range: { from: string; to: string }, orgId?: string) =>
+    queryOptions({ queryKey: ['usage', spaceKey(orgId), 'reviews', range], queryFn: () => get<UsageReviews>(`${spacePath(orgId, '/usage')}/reviews`, range) }),
   sessions: () => queryOptions({ queryKey: ['sessions'], queryFn: () => get<SessionItem[]>('/auth/sessions') }),
   apiTokens: () => queryOptions({ queryKey: ['api-tokens'], queryFn: () => get<ApiTokenItem[]>('/auth/tokens') }),
   recentReviews: () => queryOptions({ queryKey: ['reviews', 'recent'], queryFn: () => get<ReviewListItem[]>('/review/list') }),
@@ -91,11 +96,14 @@ export const queries = {
     }),
   history: (conversationId: string) =>
     queryOptions({ queryKey: ['history', conversationId], queryFn: () => api<HistoryItem[]>('POST', `/conversation/chat/${conversationId}`, {}) }),
-  modelList: () => queryOptions({ queryKey: ['model-list'], queryFn: () => get<ModelList>('/byok/model-list') }),
-  providers: () => queryOptions({ queryKey: ['providers'], queryFn: () => get<ProviderCard[]>('/byok/providers') }),
+  modelList: (orgId?: string) => queryOptions({ queryKey: ['model-list', spaceKey(orgId)], queryFn: () => get<ModelList>(`${spacePath(orgId, '/byok')}/model-list`) }),
+  providers: (orgId?: string) => queryOptions({ queryKey: ['providers', spaceKey(orgId)], queryFn: () => get<ProviderCard[]>(`${spacePath(orgId, '/byok')}/providers`) }),
   gitlabConnections: () => queryOptions({ queryKey: ['gitlab-connections'], queryFn: () => get<GitLabConnection[]>('/gitlab/connections') }),
-  workspace: () =>
-    queryOptions({ queryKey: ['workspace'], queryFn: async () => (await get<WorkspaceSettings[]>('/workspace/aiSettings'))[0] ?? null }),
+  workspace: (orgId?: string) =>
+    queryOptions({
+      queryKey: ['workspace', spaceKey(orgId)],
+      queryFn: async () => (await get<WorkspaceSettings[]>(`${spacePath(orgId, '/workspace')}/aiSettings`))[0] ?? null,
+    }),
   codehostConfigured: () =>
     queryOptions({ queryKey: ['codehost-configured'], queryFn: () => get<{ configured: boolean }>('/auth/codehost/configured'), staleTime: Infinity }),
   /** The operator's view of the GitHub App; null for everyone else (the endpoint answers them 404). */

@@ -9,7 +9,7 @@ import type { informationItem, listItem as reviewListItem } from '../../../src/r
 import type { profileResponse } from '../../../src/routes/users/users-schemas.js';
 import type { auditResponse, invitationResponse, memberResponse, organizationResponse } from '../../../src/routes/orgs/orgs-schemas.js';
 import type { previewResponse } from '../../../src/routes/invitations/invitations-schemas.js';
-import type { historyResponse, reviewsResponse } from '../../../src/routes/usage/usage-schemas.js';
+import type { orgHistoryResponse, reviewsResponse } from '../../../src/routes/usage/usage-schemas.js';
 import type { settingsResponse } from '../../../src/routes/workspace/workspace-schemas.js';
 
 // The API's own response schemas are the source of these types (type-only: no server code ships).
@@ -18,7 +18,7 @@ export type SessionItem = z.output<typeof sessionsResponse>[number];
 export type ApiTokenItem = z.output<typeof tokensResponse>[number];
 export type CreatedApiToken = z.output<typeof createdTokenResponse>;
 export type Profile = z.output<typeof profileResponse>;
-export type UsageHistory = z.output<typeof historyResponse>;
+export type UsageHistory = z.output<typeof orgHistoryResponse>;
 export type UsageReviews = z.output<typeof reviewsResponse>;
 export type PullRequestItem = z.output<typeof pullListItem>;
 export type ReviewListItem = z.output<typeof reviewListItem>;

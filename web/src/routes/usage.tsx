@@ -1,11 +1,12 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { getRouteApi, useNavigate } from '@tanstack/react-router';
+import { getRouteApi, useNavigate, useSearch } from '@tanstack/react-router';
 import { useMemo, useState, type FormEvent } from 'react';
 import { withQuery } from '../api/client';
 import { queries } from '../api/queries';
 import { BarChart, type Series } from '../components/bar-chart';
 import { TextField } from '../components/field';
 import { ErrorAlert, Loading } from '../components/status';
+import { spacePath } from '../lib/spaces';
 import { usageRange, type UsageRange } from '../lib/usage-range';
 
 const route = getRouteApi('/signed-in/usage');
@@ -20,6 +21,8 @@ const whole = (value: number) => String(value);
 
 export function UsagePage() {
   const search = route.useSearch();
+  // The switcher's organization (decisions.md §15): its usage, from its twin of `/usage`.
+  const { org } = useSearch({ strict: false });
   const navigate = useNavigate({ from: '/usage' });
   const range = usageRange(search);
   const [draft, setDraft] = useState<UsageRange>(range);
@@ -30,14 +33,14 @@ export function UsagePage() {
     setDraft(range);
   }
 
-  const days = useQuery(queries.usageHistory(range, 'day'));
-  const models = useQuery(queries.usageHistory(range, 'model'));
-  const reviews = useQuery(queries.usageReviews(range));
+  const days = useQuery(queries.usageHistory(range, 'day', undefined, org));
+  const models = useQuery(queries.usageHistory(range, 'model', undefined, org));
+  const reviews = useQuery(queries.usageReviews(range, org));
   const topModels = useMemo(
     () => [...(models.data?.buckets ?? [])].sort((a, b) => b.costUsd - a.costUsd || a.key.localeCompare(b.key)).slice(0, STACKED_MODELS).map((bucket) => bucket.key),
     [models.data],
   );
-  const perModel = useQueries({ queries: topModels.map((modelId) => queries.usageHistory(range, 'day', modelId)) });
+  const perModel = useQueries({ queries: topModels.map((modelId) => queries.usageHistory(range, 'day', modelId, org)) });
 
   const labels = useMemo(() => days.data?.buckets.map((bucket) => bucket.key) ?? [], [days.data]);
   const axisLabels = useMemo(() => labels.map((day) => day.slice(5)), [labels]);
@@ -69,9 +72,9 @@ export function UsagePage() {
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    void navigate({ search: { from: draft.from, to: draft.to } });
+    void navigate({ search: (previous: Record<string, unknown>) => ({ ...previous, from: draft.from, to: draft.to }) });
   };
-  const download = () => window.location.assign(withQuery('/usage/export.csv', { ...range }));
+  const download = () => window.location.assign(withQuery(`${spacePath(org, '/usage')}/export.csv`, { ...range }));
   const error = days.error ?? models.error ?? reviews.error ?? perModel.find((query) => query.error)?.error;
 
   return (
@@ -131,11 +134,49 @@ export function UsagePage() {
           <BarChart title="Review durations" labelHeading="Measure" labels={durationLabels} series={durationSeries} format={seconds} />
         </div>
       ) : null}
+      {org !== undefined ? <SpendByMember orgId={org} range={range} /> : null}
       {reviews.data ? (
         <p className="meta">
           {reviews.data.byStatus.completed} completed, {reviews.data.byStatus.failed} failed; durations run from the moment a review is queued to its completion.
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** An organization's spend per member who triggered the calls (decisions.md §15), as a table. */
+function SpendByMember({ orgId, range }: { orgId: string; range: UsageRange }) {
+  const byMember = useQuery(queries.usageHistory(range, 'member', undefined, orgId));
+  const members = useQuery(queries.orgMembers(orgId));
+  const name = (key: string) => (key === '(none)' ? 'No member (webhook reviews of others)' : (members.data?.find((member) => member.userId === key)?.name ?? 'A former member'));
+  if (byMember.data === undefined) return null;
+  return (
+    <section className="card" aria-labelledby="by-member-heading">
+      <h2 id="by-member-heading">Spend by member</h2>
+      {byMember.data.buckets.length === 0 ? (
+        <p className="meta">No use in this range.</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Member</th>
+              <th scope="col">Model calls</th>
+              <th scope="col">Spend</th>
+            </tr>
+          </thead>
+          <tbody>
+            {[...byMember.data.buckets]
+              .sort((a, b) => b.costUsd - a.costUsd)
+              .map((bucket) => (
+                <tr key={bucket.key}>
+                  <td>{name(bucket.key)}</td>
+                  <td>{bucket.generations}</td>
+                  <td>{money(bucket.costUsd)}</td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      )}
+    </section>
   );
 }

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { getRouteApi, Link, Outlet } from '@tanstack/react-router';
+import { getRouteApi } from '@tanstack/react-router';
 import { queries } from '../../api/queries';
 import type { Organization } from '../../api/types';
+import { SettingsTabs } from '../../components/settings-tabs';
 import { ErrorAlert, Loading } from '../../components/status';
 
 const route = getRouteApi('/signed-in/orgs/$orgId/settings');
@@ -9,7 +10,7 @@ const route = getRouteApi('/signed-in/orgs/$orgId/settings');
 /** Whether the caller may change things (admin+); members see the settings without their controls. */
 export const canManage = (org: Pick<Organization, 'role'> | undefined) => org?.role === 'owner' || org?.role === 'admin';
 
-/** An organization's settings (decisions.md §15): tabs Members, Spend limit, and Audit log for admins. */
+/** An organization's settings (decisions.md §15): tabs Members, Review, Providers, Spend limit, and Audit log for admins. */
 export function OrgSettingsLayout() {
   const { orgId } = route.useParams();
   const org = useQuery(queries.org(orgId));
@@ -24,6 +25,8 @@ export function OrgSettingsLayout() {
   }
   const tabs = [
     { to: '/orgs/$orgId/settings/members', label: 'Members' },
+    { to: '/orgs/$orgId/settings/review', label: 'Review' },
+    { to: '/orgs/$orgId/settings/providers', label: 'Providers' },
     { to: '/orgs/$orgId/settings/spend-limit', label: 'Spend limit' },
     ...(canManage(org.data) ? [{ to: '/orgs/$orgId/settings/audit-log', label: 'Audit log' }] : []),
   ] as const;
@@ -36,22 +39,7 @@ export function OrgSettingsLayout() {
           Organization settings · your role: <strong>{org.data.role}</strong>
         </p>
       </div>
-      <div className="settings-layout">
-        <nav aria-label="Organization settings" className="settings-nav">
-          <ul>
-            {tabs.map((tab) => (
-              <li key={tab.to}>
-                <Link to={tab.to} params={{ orgId }} activeProps={{ className: 'active', 'aria-current': 'page' }}>
-                  {tab.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div className="settings-content">
-          <Outlet />
-        </div>
-      </div>
+      <SettingsTabs label="Organization settings" tabs={tabs} params={{ orgId }} />
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { ConfirmAction } from '../../components/confirm-action';
 import { SelectField, TextField } from '../../components/field';
 import { Empty, ErrorAlert, Loading, Notice } from '../../components/status';
 import { dateTime } from '../../lib/format';
+import { spacePath } from '../../lib/spaces';
 import { fieldErrors } from '../../lib/validation';
 
 const LABELS: Record<(typeof PROVIDER_NAMES)[number], string> = {
@@ -21,20 +22,35 @@ const LABELS: Record<(typeof PROVIDER_NAMES)[number], string> = {
 const label = (name: string) => LABELS[name as keyof typeof LABELS] ?? name;
 
 export function ProvidersPage() {
-  const providers = useQuery(queries.providers());
+  return <Providers />;
+}
+
+/**
+ * The provider keys of a space: the caller's own, or an organization's (`orgId`, decisions.md §15),
+ * which its members see without the controls (`readOnly`). Keys are never shown.
+ */
+export function Providers({ orgId, readOnly = false }: { orgId?: string; readOnly?: boolean }) {
+  const providers = useQuery(queries.providers(orgId));
+  const Title = orgId === undefined ? 'h1' : 'h2';
+  const SubTitle = orgId === undefined ? 'h2' : 'h3';
   return (
     <div className="stack-lg">
-      <h1>AI providers</h1>
-      <p className="meta">Your own keys (BYOK): reviews and chat on them spend none of the free allowance. A key is stored encrypted and never shown again.</p>
-      <AddProvider />
+      <Title>AI providers</Title>
+      <p className="meta">
+        {orgId === undefined
+          ? 'Your own keys (BYOK): reviews and chat on them spend none of the free allowance.'
+          : 'The organization’s keys: its reviews, verifications and commands use them before its allowance.'}{' '}
+        A key is stored encrypted and never shown again.
+      </p>
+      {readOnly ? <p className="meta">Only owners and admins add, change or remove keys.</p> : <AddProvider orgId={orgId} Heading={SubTitle} />}
       <section className="stack" aria-labelledby="providers-heading">
-        <h2 id="providers-heading">Saved keys</h2>
+        <SubTitle id="providers-heading">Saved keys</SubTitle>
         {providers.isPending ? <Loading /> : null}
         <ErrorAlert error={providers.error} />
-        {providers.data?.length === 0 ? <Empty title="No provider keys yet">Platform models serve you until the allowance is spent.</Empty> : null}
+        {providers.data?.length === 0 ? <Empty title="No provider keys yet">Platform models serve {orgId === undefined ? 'you' : 'the organization'} until the allowance is spent.</Empty> : null}
         <ul className="provider-list">
           {providers.data?.map((provider) => (
-            <ProviderRow key={provider.id} provider={provider} />
+            <ProviderRow key={provider.id} orgId={orgId} provider={provider} readOnly={readOnly} />
           ))}
         </ul>
       </section>
@@ -42,7 +58,7 @@ export function ProvidersPage() {
   );
 }
 
-function AddProvider() {
+function AddProvider({ orgId, Heading }: { orgId?: string; Heading: 'h2' | 'h3' }) {
   const queryClient = useQueryClient();
   const [provider, setProvider] = useState<string>('openai');
   const [apiKey, setApiKey] = useState('');
@@ -50,9 +66,9 @@ function AddProvider() {
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   const body = () => ({ modelProviderName: provider, apiKey, customBaseUrl: baseUrl.trim() || undefined });
-  const probe = useMutation({ mutationFn: (input: unknown) => api<ProbeResult>('POST', '/byok/model-list', input) });
+  const probe = useMutation({ mutationFn: (input: unknown) => api<ProbeResult>('POST', `${spacePath(orgId, '/byok')}/model-list`, input) });
   const save = useMutation({
-    mutationFn: (input: unknown) => api<Registered>('POST', '/byok', input),
+    mutationFn: (input: unknown) => api<Registered>('POST', spacePath(orgId, '/byok'), input),
     onSuccess: async () => {
       setApiKey('');
       probe.reset();
@@ -85,7 +101,7 @@ function AddProvider() {
 
   return (
     <form className="card stack" onSubmit={submit} noValidate aria-labelledby="add-provider">
-      <h2 id="add-provider">Add or replace a key</h2>
+      <Heading id="add-provider">Add or replace a key</Heading>
       <ErrorAlert error={probe.error ?? save.error} />
       <div className="grid-2">
         <SelectField label="Provider" value={provider} onChange={(event) => setProvider(event.target.value)}>
@@ -132,17 +148,17 @@ function AddProvider() {
   );
 }
 
-function ProviderRow({ provider }: { provider: ProviderCard }) {
+function ProviderRow({ orgId, provider, readOnly }: { orgId?: string; provider: ProviderCard; readOnly: boolean }) {
   const queryClient = useQueryClient();
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: ['providers'] });
     await queryClient.invalidateQueries({ queryKey: ['model-list'] });
   };
   const toggle = useMutation({
-    mutationFn: (enabled: boolean) => api('PATCH', `/byok/providers/${provider.id}`, { enabled }),
+    mutationFn: (enabled: boolean) => api('PATCH', `${spacePath(orgId, '/byok')}/providers/${provider.id}`, { enabled }),
     onSuccess: refresh,
   });
-  const remove = useMutation({ mutationFn: () => api('DELETE', `/byok/providers/${provider.id}`), onSuccess: refresh });
+  const remove = useMutation({ mutationFn: () => api('DELETE', `${spacePath(orgId, '/byok')}/providers/${provider.id}`), onSuccess: refresh });
   const name = label(provider.modelProviderName);
 
   return (
@@ -154,17 +170,23 @@ function ProviderRow({ provider }: { provider: ProviderCard }) {
         </p>
         <ErrorAlert error={toggle.error ?? remove.error} />
       </div>
-      <label className="switch">
-        <input
-          type="checkbox"
-          role="switch"
-          checked={toggle.isPending ? toggle.variables : provider.enabled}
-          onChange={(event) => toggle.mutate(event.target.checked)}
-          aria-label="Enabled"
-        />
-        <span aria-hidden="true">Enabled</span>
-      </label>
-      <ConfirmAction label="Delete" question={`Delete the ${name} key?`} onConfirm={() => remove.mutate()} pending={remove.isPending} />
+      {readOnly ? (
+        <p className="meta">{provider.enabled ? 'Enabled' : 'Disabled'}</p>
+      ) : (
+        <>
+          <label className="switch">
+            <input
+              type="checkbox"
+              role="switch"
+              checked={toggle.isPending ? toggle.variables : provider.enabled}
+              onChange={(event) => toggle.mutate(event.target.checked)}
+              aria-label="Enabled"
+            />
+            <span aria-hidden="true">Enabled</span>
+          </label>
+          <ConfirmAction label="Delete" question={`Delete the ${name} key?`} onConfirm={() => remove.mutate()} pending={remove.isPending} />
+        </>
+      )}
     </li>
   );
 }

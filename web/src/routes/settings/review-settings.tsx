@@ -5,6 +5,7 @@ import { queries } from '../../api/queries';
 import type { ModelList, WorkspaceSettings } from '../../api/types';
 import { SelectField, TextArea } from '../../components/field';
 import { ErrorAlert, Loading, Notice } from '../../components/status';
+import { spacePath } from '../../lib/spaces';
 
 const MODEL_FIELDS = [
   ['quickModeModel', 'Quick model'],
@@ -21,20 +22,51 @@ const PROMPT_FIELDS = [
 type Field = (typeof MODEL_FIELDS)[number][0] | (typeof PROMPT_FIELDS)[number][0];
 
 export function ReviewSettingsPage() {
-  const settings = useQuery(queries.workspace());
-  const models = useQuery(queries.modelList());
+  return <ReviewSettings />;
+}
+
+/**
+ * The review settings of a space: the caller's own, or an organization's (`orgId`, decisions.md
+ * §15), which its members see without the controls (`readOnly`).
+ */
+export function ReviewSettings({ orgId, readOnly = false }: { orgId?: string; readOnly?: boolean }) {
+  const settings = useQuery(queries.workspace(orgId));
+  const models = useQuery({ ...queries.modelList(orgId), enabled: !readOnly });
+  const Title = orgId === undefined ? 'h1' : 'h2';
   return (
     <div className="stack-lg">
-      <h1>Review settings</h1>
-      <p className="meta">The model and prompt each review mode uses. Empty fields use the service’s defaults.</p>
-      {settings.isPending || models.isPending ? <Loading /> : null}
+      <Title>Review settings</Title>
+      <p className="meta">
+        The model and prompt each review mode uses{orgId === undefined ? '' : ' for the organization’s pull requests, whoever wrote them'}. Empty fields use the service’s defaults.
+      </p>
+      {settings.isPending || (!readOnly && models.isPending) ? <Loading /> : null}
       <ErrorAlert error={settings.error ?? models.error} />
-      {settings.isSuccess && models.isSuccess ? <SettingsForm settings={settings.data} models={models.data} /> : null}
+      {readOnly && settings.isSuccess ? <SettingsView settings={settings.data} /> : null}
+      {!readOnly && settings.isSuccess && models.isSuccess ? <SettingsForm orgId={orgId} settings={settings.data} models={models.data} /> : null}
     </div>
   );
 }
 
-function SettingsForm({ settings, models }: { settings: WorkspaceSettings | null; models: ModelList }) {
+/** The settings as text: what a member sees. */
+function SettingsView({ settings }: { settings: WorkspaceSettings | null }) {
+  const record = (settings ?? {}) as Record<string, unknown>;
+  const text = (key: Field) => (typeof record[key] === 'string' && record[key] !== '' ? record[key] : undefined);
+  return (
+    <div className="card stack">
+      <p className="meta">Only owners and admins change these settings.</p>
+      <dl className="settings-view">
+        {[...MODEL_FIELDS, ...PROMPT_FIELDS].map(([key, label]) => (
+          <div key={key}>
+            <dt>{label}</dt>
+            <dd className={text(key) === undefined ? 'meta' : 'prewrap'}>{text(key) ?? 'Default'}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}
+
+function SettingsForm({ orgId, settings, models }: { orgId?: string; settings: WorkspaceSettings | null; models: ModelList }) {
   const queryClient = useQueryClient();
   const [values, setValues] = useState<Record<Field, string>>(() => {
     const record = (settings ?? {}) as Record<string, unknown>;
@@ -50,8 +82,9 @@ function SettingsForm({ settings, models }: { settings: WorkspaceSettings | null
     mutationFn: async () => {
       const body = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, value.trim() === '' ? null : value]));
       // The record is created on the first save, then changed in place.
-      if (settings === null) await api('POST', '/workspace/aiSettings', {});
-      await api('PATCH', '/workspace/aiSettings', body);
+      const path = `${spacePath(orgId, '/workspace')}/aiSettings`;
+      if (settings === null) await api('POST', path, {});
+      await api('PATCH', path, body);
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['workspace'] }),
   });

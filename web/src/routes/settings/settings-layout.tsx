@@ -1,4 +1,4 @@
-import { Link, Outlet } from '@tanstack/react-router';
+import { SettingsTabs } from '../../components/settings-tabs';
 
 const tabs = [
   { to: '/settings/profile', label: 'Profile' },
@@ -11,22 +11,5 @@ const tabs = [
 ] as const;
 
 export function SettingsLayout() {
-  return (
-    <div className="settings-layout">
-      <nav aria-label="Settings" className="settings-nav">
-        <ul>
-          {tabs.map((tab) => (
-            <li key={tab.to}>
-              <Link to={tab.to} activeProps={{ className: 'active', 'aria-current': 'page' }}>
-                {tab.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <div className="settings-content">
-        <Outlet />
-      </div>
-    </div>
-  );
+  return <SettingsTabs label="Settings" tabs={tabs} />;
 }
