@@ -78,6 +78,10 @@ describe('the usage page in the browser', () => {
     await page.getByLabel('From').fill(from);
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL((url) => url.searchParams.get('from') === from);
+    // The page's address is also the API's (GET /usage): a reload gets the page, with its range.
+    await page.reload();
+    await expectHeading(page, 'Usage');
+    expect(await page.getByLabel('From').inputValue()).toBe(from);
     await expect.poll(() => page.getByRole('table', { name: 'Tokens per day' }).getByRole('row').count()).toBe(8);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);

@@ -60,6 +60,17 @@ describe('the web app, served by the service', () => {
     expect(icon.headers['cache-control']).toBe('no-cache');
   });
 
+  it('gives a browser the page, and an API client the JSON, where a page shares its path with the API', async () => {
+    for (const url of ['/usage', '/usage?from=2026-11-01&to=2026-11-30', '/orgs/new']) {
+      const page = await t.app.inject({ method: 'GET', url, headers: html });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body, url).toBe(INDEX);
+    }
+    const api = await t.app.inject({ method: 'GET', url: '/usage', headers: { accept: 'application/json' } });
+    expect(api.statusCode).toBe(401);
+    expect(api.json()).toMatchObject({ statusCode: 401 });
+  });
+
   it('keeps JSON answers for API paths, unknown ones included, even for a browser', async () => {
     for (const url of ['/review/unknown', '/pull-request/nope', '/auth', '/github/nothing', '/docs/nope']) {
       const response = await t.app.inject({ method: 'GET', url, headers: html });

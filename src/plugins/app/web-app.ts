@@ -14,10 +14,11 @@ export const WEB_DIST_DIR = fileURLToPath(new URL('../../../web/dist/', import.m
 const API_PREFIXES = ['/auth', '/byok', '/conversation', '/review', '/pull-request', '/workspace', '/users', '/usage', '/webhook', '/github', '/orgs', '/invitations', '/docs', '/healthz', '/readyz', '/metrics'];
 
 /**
- * Pages whose paths the API shares (decisions.md §15): a browser's page load gets the app, the
- * API client (Accept: application/json) the API. `/invitations/<token>` is opened from an email.
+ * Pages whose paths the API shares (decisions.md §14, §15): a browser's page load gets the app, the
+ * API client (Accept: application/json) the API. `/invitations/<token>` is opened from an email;
+ * `/usage` is reloaded or bookmarked with its range.
  */
-const PAGES_UNDER_API = [/^\/orgs\/new$/, /^\/orgs\/[^/]+\/settings(\/[^/]*)?$/, /^\/invitations\/[^/]+$/];
+const PAGES_UNDER_API = [/^\/usage$/, /^\/orgs\/new$/, /^\/orgs\/[^/]+\/settings(\/[^/]*)?$/, /^\/invitations\/[^/]+$/];
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
