@@ -1,5 +1,6 @@
+import type { User } from '../db/schema/index.js';
 import type { SnapshotSource } from '../code-context/snapshot/snapshot-source.js';
-import type { PublishableFinding } from '../publishing/stored-review.js';
+import type { PublishableFinding } from '../domain/findings.js';
 
 /**
  * What the service needs from a code host, one small interface per concern (decisions.md §8, §12).
@@ -8,8 +9,8 @@ import type { PublishableFinding } from '../publishing/stored-review.js';
  * host (Bitbucket, Azure DevOps) is a new folder, not a rewrite.
  */
 
-export const CODE_HOST_PROVIDERS = ['github', 'gitlab'] as const;
-export type CodeHostProvider = (typeof CODE_HOST_PROVIDERS)[number];
+/** The user a change is read for when no installation or connection covers it: their own linked token, if any. */
+export type TokenOwner = Pick<User, 'id' | 'codehostToken' | 'codehostRefreshToken' | 'codehostTokenExpiresAt'>;
 
 /** A comment (GitHub) or note (GitLab) as posted or read back. Ids are the host's numeric ids. */
 export interface HostNote {
@@ -75,13 +76,45 @@ export interface StatusRef {
   url: string | null;
 }
 
-export interface StatusPoster {
-  /** Creates or updates the commit's status; `recorded` is the id stored for that commit, if any. */
-  postStatus(sha: string, report: ReviewStatusReport, recorded: number | null): Promise<StatusRef>;
+/** A finding recorded as posted whose thread is still open, gone from the latest review. */
+export interface GoneFinding {
+  findingId: string;
+  /** The id of the note that opened the finding's thread. */
+  commentId: number;
 }
 
-/** Inline findings: one thread (review comment, diff discussion) per finding on its lines. */
-export interface FindingPoster {
+/** A finding's thread (review thread, diff discussion) as the host shows it. */
+export interface FindingThread {
+  /** The host's id of the thread (GitHub's GraphQL node id, GitLab's discussion id). */
+  id: string;
+  /** The note that opened the thread: the one recorded for its finding. */
+  firstNoteId: number;
+  resolved: boolean;
+  /** Every note's body, the opening one first. */
+  noteBodies: string[];
+}
+
+/**
+ * The thread operations gone findings need; the rule that uses them (`publishing/resolve-gone.ts`)
+ * is written once for every host.
+ */
+export interface ThreadResolver {
+  findingThreads(): Promise<FindingThread[]>;
+  resolveThread(thread: FindingThread): Promise<void>;
+  replyInThread(thread: FindingThread, body: string): Promise<void>;
+  /** Whether a failed resolve may be answered with a reply instead; false rethrows it (a rate limit, a refused token: the job's failure rules decide). */
+  mayAnswerInstead(error: unknown): boolean;
+}
+
+/**
+ * Everything publishing does on one change; the gone findings' threads through `ThreadResolver`.
+ * One interface: every caller needs all of it, and a host implements it in one class.
+ */
+export interface ChangePublisher extends ThreadResolver {
+  /** The `AI review` status: creates or updates the commit's status; `recorded` is the id stored for that commit, if any. */
+  postStatus(sha: string, report: ReviewStatusReport, recorded: number | null): Promise<StatusRef>;
+
+  // Inline findings: one thread (review comment, diff discussion) per finding on its lines.
   /**
    * The service's own finding threads already on the change, by finding id (read back from the host: a retry's only truth).
    * `toPost`: the findings the job will post unless they are there already; a host that must read more to place them
@@ -92,38 +125,16 @@ export interface FindingPoster {
   postFindings(sha: string, findings: PublishableFinding[]): Promise<{ posted: Array<{ findingId: string; note: HostNote }>; refused: PublishableFinding[]; reviewUrl: string | null }>;
   /** Why a refused finding is listed in the summary instead. */
   readonly refusedReason: string;
-}
 
-export interface GoneFinding {
-  findingId: string;
-  /** The id of the note that opened the finding's thread. */
-  commentId: number;
-}
-
-export interface ThreadResolver {
-  /** Resolves (or, where the host refuses, answers) the threads of findings gone from the latest review; `resolved` records each. */
-  resolveGone(gone: GoneFinding[], sha: string, resolved: (findingId: string) => Promise<void>): Promise<void>;
-}
-
-/** The one summary comment or note of a change, created once and edited in place. */
-export interface SummaryPoster {
+  /** The one summary comment or note of a change, created once and edited in place. */
   upsertSummary(body: string): Promise<HostNote>;
-}
-
-/** The `eyes` acknowledgement of a command. */
-export interface Reactions {
+  /** The `eyes` acknowledgement of a command. */
   acknowledge(noteId: number): Promise<void>;
-}
-
-/** Plain comments or notes on the change: answers to commands. */
-export interface ConversationPoster {
-  /** The service's own top-level comments or notes. */
+  /** The service's own top-level comments or notes (answers to commands). */
   ownNotes(): Promise<HostNote[]>;
+  /** A plain comment or note on the change: an answer to a command. */
   reply(body: string): Promise<void>;
 }
-
-/** Everything publishing does on one change. */
-export interface ChangePublisher extends StatusPoster, FindingPoster, ThreadResolver, SummaryPoster, Reactions, ConversationPoster {}
 
 /**
  * Access to one change on its host for one job: `run` gives the publisher (with the host's
@@ -133,14 +144,4 @@ export interface ChangePublisher extends StatusPoster, FindingPoster, ThreadReso
 export interface HostSession {
   run<T>(call: (publisher: ChangePublisher) => Promise<T>): Promise<T>;
   failure(error: unknown): Error;
-}
-
-// --- Commands --------------------------------------------------------------------------------
-
-/** Who may command the service on a change, and the name it answers to (`@name`). */
-export interface CommandGate {
-  /** The name `@<name> <question>` addresses. */
-  readonly mention: string;
-  /** Whether a note's author may give commands (a member with write access, not a bot, not the service itself). */
-  mayCommand(author: { id: number; login?: string }): Promise<boolean>;
 }

@@ -1,7 +1,5 @@
-import { UnrecoverableJobError } from '../adapters/queue/job-queue.js';
-import type { GitLabConnection, PullRequest } from '../db/schema/index.js';
-import type { TokenOwner } from '../services/github-token.js';
-import type { ChangeReader, HostSession } from './code-host.js';
+import type { PullRequest } from '../db/schema/index.js';
+import type { ChangeReader, HostSession, TokenOwner } from './code-host.js';
 
 /**
  * The hosts publishing can reach: a change's session on the host it came from, or undefined when
@@ -33,10 +31,4 @@ export class CodeHosts implements CodeHost {
   reader(pr: PullRequest, owner: TokenOwner | undefined): Promise<ChangeReader> {
     return this.hosts[pr.provider].reader(pr, owner);
   }
-}
-
-/** A merge request whose connection was removed cannot be read any more: retrying will not bring it back. */
-export function requireConnection(connection: GitLabConnection | undefined): GitLabConnection {
-  if (connection === undefined) throw new UnrecoverableJobError('The GitLab project was disconnected');
-  return connection;
 }

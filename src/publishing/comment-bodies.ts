@@ -1,7 +1,8 @@
 import { countBySeverity, scoreReview } from '../review/findings/score.js';
 import { HTML_MARKERS, type MarkerStyle } from './markers.js';
 import type { HeldBack } from './select-inline.js';
-import type { PublishableFinding, PublishableReview } from './stored-review.js';
+import type { PublishableFinding } from '../domain/findings.js';
+import type { PublishableReview } from './stored-review.js';
 
 /**
  * What a host's comments can hold (decisions.md §8, §16): GitHub and GitLab render HTML, so markers

@@ -3,7 +3,7 @@ import type { JobQueue, PublicationRequest } from '../adapters/queue/job-queue.j
 import type { GitLabConnection, PullRequest, Review } from '../db/schema/index.js';
 import type { Logger } from '../lib/logger.js';
 import { installationCovers, type GitHubInstallationRepository } from '../repositories/github-installation-repository.js';
-import type { GitHubPublicationRepository } from '../repositories/github-publication-repository.js';
+import type { PublicationRepository } from '../repositories/publication-repository.js';
 
 export interface PublicationView {
   state: 'not_applicable' | 'pending' | 'published' | 'failed';
@@ -16,7 +16,7 @@ export interface PublicationView {
 export interface PublicationServiceDeps {
   app: GitHubApp | undefined;
   queue: JobQueue;
-  publications: GitHubPublicationRepository;
+  publications: PublicationRepository;
   installations: GitHubInstallationRepository;
   /** The connection a merge request's record came through (decisions.md §12). */
   gitlabConnectionOf: (prId: number) => Promise<GitLabConnection | undefined>;
@@ -56,7 +56,7 @@ export class PublicationService {
     if (pr.provider === 'gitlab') return this.gitlabView(pr, review);
     if (pr.installationId === null || this.deps.app === undefined) return { state: 'not_applicable', reason: 'The pull request did not come through the GitHub App', ...NONE };
     const [publication, installation] = await Promise.all([this.deps.publications.find(pr.id), this.deps.installations.find(pr.installationId)]);
-    const urls = { reviewUrl: publication?.reviewUrl ?? null, summaryCommentUrl: publication?.summaryCommentUrl ?? null, checkRunUrl: publication?.checkRunUrl ?? null };
+    const urls = { reviewUrl: publication?.reviewUrl ?? null, summaryCommentUrl: publication?.summaryCommentUrl ?? null, checkRunUrl: publication?.statusUrl ?? null };
     if (!installationCovers(installation, { id: pr.repositoryId === null ? null : Number(pr.repositoryId), fullName: pr.repositoryName })) {
       return { state: 'not_applicable', reason: 'The GitHub App was uninstalled, suspended or lost access to this repository', ...urls };
     }
@@ -66,7 +66,7 @@ export class PublicationService {
 
   private async gitlabView(pr: PullRequest, review: Review | null): Promise<PublicationView> {
     const [publication, connection] = await Promise.all([this.deps.publications.find(pr.id), this.deps.gitlabConnectionOf(pr.prId)]);
-    const urls = { reviewUrl: publication?.reviewUrl ?? null, summaryCommentUrl: publication?.summaryCommentUrl ?? null, checkRunUrl: publication?.checkRunUrl ?? null };
+    const urls = { reviewUrl: publication?.reviewUrl ?? null, summaryCommentUrl: publication?.summaryCommentUrl ?? null, checkRunUrl: publication?.statusUrl ?? null };
     if (connection === undefined) return { state: 'not_applicable', reason: 'The GitLab project was disconnected', ...urls };
     if (connection.status === 'broken') return { state: 'failed', reason: `GitLab refused the connection's token: ${connection.brokenReason ?? 'unknown reason'}`, ...urls };
     if (review === null || review.status === 'pending' || publication === undefined || publication.runId !== review.runId) return { state: 'pending', reason: null, ...urls };

@@ -1,4 +1,4 @@
-import type { CodeHostProvider } from '../code-hosts/code-host.js';
+import type { HostKind } from '../domain/host-kinds.js';
 import { isTransientConflict } from '../db/errors.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { PREVIOUS_RUN_SNAPSHOT } from './review-repository.js';
@@ -12,7 +12,7 @@ export interface IntakeItem {
   /** The event recorded with the delivery (`pull_request`, GitLab's `Merge Request Hook`). */
   event: string;
   action: string;
-  provider: CodeHostProvider;
+  provider: HostKind;
   /** The owner when the host says it outright (a GitLab connection's user); else decided from the author or installation. */
   ownerId: string | null;
   /** GitHub's id of the pull request's author: the owner is the user linked to it. */

@@ -4,7 +4,8 @@ import type { PullRequestRepository } from '../repositories/pull-request-reposit
 import type { UserRepository } from '../repositories/user-repository.js';
 import type { ReadingHosts } from '../code-hosts/code-hosts.js';
 import { AppError } from '../lib/app-error.js';
-import type { GitHubTokens, TokenOwner } from './github-token.js';
+import type { TokenOwner } from '../code-hosts/code-host.js';
+import type { GitHubTokens } from './github-token.js';
 
 /**
  * A pull request's diff outside the review pipeline (the chat's getDiff, the web app's diff view):

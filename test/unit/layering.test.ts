@@ -44,13 +44,7 @@ const ROOMS: Room[] = [
  * (issue 31, step 1) is reshaping right now, and go away when it lands.
  */
 const KNOWN_EXCEPTIONS: Array<[from: string, to: string, why: string]> = [
-  // The seam points at one host's token type and at publishing (code-host work).
-  ['code-hosts/code-hosts.ts', 'services/github-token.ts', 'TokenOwner belongs on the seam, not in a GitHub service'],
-  ['code-hosts/code-host.ts', 'publishing/stored-review.ts', 'PublishableFinding belongs on the seam or in domain/'],
   // Low floors reaching into host code (code-host work).
-  ['db/schema/pull-requests.ts', 'code-hosts/code-host.ts', 'take CodeHostProvider from domain/host-kinds.ts'],
-  ['repositories/webhook-intake-repository.ts', 'code-hosts/code-host.ts', 'take CodeHostProvider from domain/host-kinds.ts'],
-  ['code-context/snapshot/snapshot-source.ts', 'adapters/github/github-client.ts', 'GitTree is GitHub\'s; the seam needs its own tree type'],
   ['repository-config/load-repository-config.ts', 'adapters/github/github-client.ts', 'loading .ai-review.yml should go through the seam'],
   ['repository-config/load-repository-config.ts', 'code-hosts/code-host.ts', 'loading .ai-review.yml should go through the seam'],
   ['repository-config/load-repository-config.ts', 'code-hosts/github/github-reader.ts', 'loading .ai-review.yml should go through the seam'],

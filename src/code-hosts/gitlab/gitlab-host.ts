@@ -1,11 +1,12 @@
 import type { GitLabClient } from '../../adapters/gitlab/gitlab-client.js';
 import { GitLabConnectionBrokenError } from '../../adapters/gitlab/gitlab-errors.js';
 import type { GitLabTarget } from '../../adapters/gitlab/gitlab-client.js';
+import { UnrecoverableJobError } from '../../adapters/queue/job-queue.js';
 import type { GitLabConnection, PullRequest } from '../../db/schema/index.js';
 import type { Logger } from '../../lib/logger.js';
 import type { GitLabMergeRequestRepository } from '../../repositories/gitlab-merge-request-repository.js';
 import type { ChangePublisher, HostSession } from '../code-host.js';
-import { requireConnection, type CodeHost } from '../code-hosts.js';
+import type { CodeHost } from '../code-hosts.js';
 import { gitlabJobFailure } from './gitlab-failure.js';
 import { GitLabPublisher, type GitLabMergeRequestRef } from './gitlab-publisher.js';
 import { GitLabChangeReader } from './gitlab-reader.js';
@@ -65,4 +66,10 @@ export function gitlabHost(deps: GitLabCodeHostDeps): CodeHost {
       });
     },
   };
+}
+
+/** A merge request whose connection was removed cannot be read any more: retrying will not bring it back. */
+function requireConnection(connection: GitLabConnection | undefined): GitLabConnection {
+  if (connection === undefined) throw new UnrecoverableJobError('The GitLab project was disconnected');
+  return connection;
 }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, json, pgTable, text, uuid, varchar } from 'drizzle-orm/pg-core';
-import type { CodeHostProvider } from '../../code-hosts/code-host.js';
+import type { HostKind } from '../../domain/host-kinds.js';
 import { createdAt, primaryUuid, updatedAt } from './columns.js';
 import { users } from './users.js';
 
@@ -21,7 +21,7 @@ export const pullRequests = pgTable(
     // A constraint, not just an index: reviews reference it.
     prId: bigint('pr_id', { mode: 'number' }).notNull().unique('pull_requests_pr_id_key'),
     /** The code host it lives on (decisions.md §12). */
-    provider: varchar('provider', { length: 16 }).$type<CodeHostProvider>().notNull().default('github'),
+    provider: varchar('provider', { length: 16 }).$type<HostKind>().notNull().default('github'),
     repositoryId: varchar('repository_id', { length: 64 }),
     repositoryName: varchar('repository_name', { length: 256 }).notNull(),
     prNumber: integer('pr_number').notNull(),

@@ -4,7 +4,7 @@ import { ByokProviderRepository } from '../../repositories/byok-provider-reposit
 import { ConversationRepository } from '../../repositories/conversation-repository.js';
 import { FindingFeedbackRepository } from '../../repositories/finding-feedback-repository.js';
 import { GitHubInstallationRepository } from '../../repositories/github-installation-repository.js';
-import { GitHubPublicationRepository } from '../../repositories/github-publication-repository.js';
+import { PublicationRepository } from '../../repositories/publication-repository.js';
 import { GitLabConnectionRepository } from '../../repositories/gitlab-connection-repository.js';
 import { GitLabMergeRequestRepository } from '../../repositories/gitlab-merge-request-repository.js';
 import { AuditRepository } from '../../repositories/audit-repository.js';
@@ -37,7 +37,7 @@ export interface Repositories {
   conversations: ConversationRepository;
   feedback: FindingFeedbackRepository;
   installations: GitHubInstallationRepository;
-  publications: GitHubPublicationRepository;
+  publications: PublicationRepository;
   gitlabConnections: GitLabConnectionRepository;
   gitlabMergeRequests: GitLabMergeRequestRepository;
   organizations: OrganizationRepository;
@@ -63,7 +63,7 @@ export default fp(
       conversations: new ConversationRepository(app.database),
       feedback: new FindingFeedbackRepository(app.db),
       installations: new GitHubInstallationRepository(app.db),
-      publications: new GitHubPublicationRepository(app.db),
+      publications: new PublicationRepository(app.db),
       gitlabConnections: new GitLabConnectionRepository(app.db),
       gitlabMergeRequests: new GitLabMergeRequestRepository(app.db),
       organizations: new OrganizationRepository(app.db),

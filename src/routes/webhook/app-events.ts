@@ -7,7 +7,7 @@ import type { Logger } from '../../lib/logger.js';
 import { zodDetails } from '../../lib/zod-details.js';
 import { COMMANDING_ASSOCIATIONS, parseCommand, VERDICT_REPLY } from '../../publishing/commands.js';
 import type { GitHubInstallationRepository, InstallationFacts } from '../../repositories/github-installation-repository.js';
-import type { GitHubPublicationRepository } from '../../repositories/github-publication-repository.js';
+import type { PublicationRepository } from '../../repositories/publication-repository.js';
 import {
   checkRunEventSchema,
   installationEventSchema,
@@ -36,7 +36,7 @@ export type FindingReplyHandler = (reply: FindingReply) => Promise<void>;
 export interface AppEventsDeps {
   app: GitHubApp | undefined;
   installations: GitHubInstallationRepository;
-  publications: GitHubPublicationRepository;
+  publications: PublicationRepository;
   queue: JobQueue;
   log: Logger;
   /** Where verdicts given by reply go (the feedback capability of decisions.md §10). */
