@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { and, desc, eq, getTableColumns, is, SQL, sql, type Placeholder } from 'drizzle-orm';
 import type { PgUpdateSetSource, QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Database, DatabaseHandle } from '../db/database.js';
+import { apiPrIdSql } from '../lib/ids.js';
 import type { HostKind } from '../domain/host-kinds.js';
-import { apiPrIdSql, isoTime, jsonObject, literalCount } from '../db/json-page.js';
+import { isoTime, jsonObject, literalCount } from '../db/json-page.js';
 import { StatementCache } from '../db/statement-cache.js';
 import type { PullRequestSelector } from '../lib/ids.js';
 import {
