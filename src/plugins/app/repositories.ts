@@ -14,6 +14,7 @@ import { OtpRepository } from '../../repositories/otp-repository.js';
 import { PullRequestRepository } from '../../repositories/pull-request-repository.js';
 import { ReviewRepository } from '../../repositories/review-repository.js';
 import { WebhookDeliveryRepository } from '../../repositories/webhook-delivery-repository.js';
+import { HOST_INTAKES } from '../../code-hosts/registry.js';
 import { WebhookIntakeRepository } from '../../repositories/webhook-intake-repository.js';
 import { WorkspaceRepository } from '../../repositories/workspace-repository.js';
 import { SessionRepository } from '../../repositories/session-repository.js';
@@ -55,7 +56,7 @@ export default fp(
       usage: new UsageRepository(app.db),
       usageHistory: new UsageHistoryRepository(app.database),
       pullRequests: new PullRequestRepository(app.database),
-      webhookIntake: new WebhookIntakeRepository(app.database),
+      webhookIntake: new WebhookIntakeRepository(app.database, Object.values(HOST_INTAKES)),
       deliveries: new WebhookDeliveryRepository(app.db),
       reviews: new ReviewRepository(app.database, (outcome, mode) => app.metrics.reviews.labels(outcome, mode).inc()),
       byokProviders: new ByokProviderRepository(app.db),
