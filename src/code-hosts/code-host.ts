@@ -1,4 +1,5 @@
-import type { User } from '../db/schema/index.js';
+import type { BodyDialect } from '../domain/comment-dialect.js';
+import type { PullRequest, User } from '../db/schema/index.js';
 import type { SnapshotSource } from '../code-context/snapshot/snapshot-source.js';
 import type { PublishableFinding } from '../domain/findings.js';
 
@@ -111,6 +112,8 @@ export interface ThreadResolver {
  * One interface: every caller needs all of it, and a host implements it in one class.
  */
 export interface ChangePublisher extends ThreadResolver {
+  /** How the host's comments carry the hidden markers and folded parts: every body publishing and commands build uses it. */
+  readonly dialect: BodyDialect;
   /** The `AI review` status: creates or updates the commit's status; `recorded` is the id stored for that commit, if any. */
   postStatus(sha: string, report: ReviewStatusReport, recorded: number | null): Promise<StatusRef>;
 
@@ -144,4 +147,14 @@ export interface ChangePublisher extends ThreadResolver {
 export interface HostSession {
   run<T>(call: (publisher: ChangePublisher) => Promise<T>): Promise<T>;
   failure(error: unknown): Error;
+}
+
+/** Where a command was given: its change's session on the host, the name the service answers to, and its record here. */
+export interface CommandTarget {
+  session: HostSession;
+  /** `@<mention> <question>` asks; the GitHub App's slug, the GitLab token user's username. */
+  mention: string;
+  pr: PullRequest | undefined;
+  /** The finding whose thread the command's note replies in, for hosts whose verdict replies come as commands (GitLab). */
+  findingOfReply?: () => Promise<string | undefined>;
 }

@@ -134,7 +134,7 @@ async function publishCompleted(context: PublishContext, host: ChangePublisher):
       await recording;
       await resolveGone(host, gone, sha, (findingId) => deps.publications.markResolved(pr.id, [findingId]), deps.log);
     }
-    return host.upsertSummary(summaryCommentBody({ review: stored, heldBack: sortHeldBack(heldBack), reviewableFiles: context.review.coverage?.reviewableFiles ?? null, sha, reviewUrl: context.detailsUrl }));
+    return host.upsertSummary(summaryCommentBody({ review: stored, heldBack: sortHeldBack(heldBack), reviewableFiles: context.review.coverage?.reviewableFiles ?? null, sha, reviewUrl: context.detailsUrl, dialect: host.dialect }));
   };
   // The status beside the summary: neither reads the other, the status's link is the review's page
   // (not the summary), and a retry after either failed finds the other done (the summary unchanged

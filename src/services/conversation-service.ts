@@ -9,6 +9,7 @@ import type { ConversationRepository } from '../repositories/conversation-reposi
 import type { PullRequestRepository } from '../repositories/pull-request-repository.js';
 import type { PullRequestCode } from './pull-request-code.js';
 import type { PullRequestDiffs } from './pull-request-diffs.js';
+import type { CodeHosts } from '../code-hosts/code-hosts.js';
 import { firstWords, historyMessages, systemPrompt } from '../routes/conversation/chat-context.js';
 import { chatTools } from './chat-tools.js';
 import type { feedbackBody, historyItem } from '../routes/conversation/conversation-schemas.js';
@@ -34,6 +35,8 @@ export interface ConversationServiceDeps {
   models: ModelRouter;
   diffs: PullRequestDiffs;
   code: PullRequestCode;
+  /** Each pull request's host: how the chat names it. */
+  hosts: () => Pick<CodeHosts, 'of'>;
   log: Logger;
 }
 
@@ -83,7 +86,7 @@ export class ConversationService {
       created,
       isNew: existing === undefined,
       choice,
-      system: systemPrompt(pr, contextLength),
+      system: systemPrompt(pr, contextLength, (change) => this.deps.hosts().of(change).changeLabel(change)),
       messages: [...historyMessages(history, contextLength), { role: 'user' as const, content: input.message }],
       abortSignal,
     });

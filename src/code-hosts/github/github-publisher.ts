@@ -1,7 +1,7 @@
 import { AppPullRequest, type InlineComment, type PostedComment } from '../../adapters/github/app-pull-request.js';
 import { toGitHubError, type GitHubApp } from '../../adapters/github/github-app.js';
 import { GitHubApiError } from '../../adapters/github/github-client.js';
-import { inlineCommentBody, reviewBody } from '../../publishing/comment-bodies.js';
+import { HTML_DIALECT, inlineCommentBody, reviewBody } from '../../publishing/comment-bodies.js';
 import { findingIdOf, isSummary } from '../../publishing/markers.js';
 import type { PublishableFinding } from '../../domain/findings.js';
 import type { Logger } from '../../lib/logger.js';
@@ -16,6 +16,7 @@ const note = (comment: PostedComment): HostNote => ({ id: comment.id, body: comm
  */
 export class GitHubPublisher implements ChangePublisher {
   readonly refusedReason = 'GitHub could not place it on the diff';
+  readonly dialect = HTML_DIALECT;
 
   constructor(
     private readonly github: AppPullRequest,

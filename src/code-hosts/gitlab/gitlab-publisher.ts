@@ -5,7 +5,7 @@ import { GitLabApiError } from '../../adapters/gitlab/gitlab-errors.js';
 import type { GitLabDiscussion } from '../../adapters/gitlab/gitlab-schemas.js';
 import { RetryLaterError } from '../../adapters/queue/job-queue.js';
 import type { Logger } from '../../lib/logger.js';
-import { inlineCommentBody } from '../../publishing/comment-bodies.js';
+import { HTML_DIALECT, inlineCommentBody } from '../../publishing/comment-bodies.js';
 import { findingIdOf, isSummary } from '../../publishing/markers.js';
 import type { PublishableFinding } from '../../domain/findings.js';
 import { parseUnifiedDiff } from '../../review/prepare/diff/parse-unified-diff.js';
@@ -43,6 +43,7 @@ export interface GitLabMergeRequestRef {
  */
 export class GitLabPublisher implements ChangePublisher {
   readonly refusedReason = 'GitLab could not place it on the diff';
+  readonly dialect = HTML_DIALECT;
 
   /**
    * The merge request's discussions as this publisher (one job) last read them. A publication reads

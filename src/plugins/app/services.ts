@@ -17,10 +17,9 @@ import { GitHubAppService } from '../../routes/github/github-service.js';
 import { GitLabClient } from '../../adapters/gitlab/gitlab-client.js';
 import { GitLabService } from '../../routes/gitlab/gitlab-service.js';
 import { CodeHosts } from '../../code-hosts/code-hosts.js';
-import { gitlabCommandTarget } from '../../code-hosts/gitlab/gitlab-commands.js';
+import type { CommandTarget } from '../../code-hosts/code-host.js';
 import type { AppCommand } from '../../adapters/queue/job-queue.js';
-import type { CommandTarget } from '../../publishing/command-step.js';
-import { appInUse, githubCommandTarget, githubHost } from '../../code-hosts/github/github-host.js';
+import { appInUse, githubHost } from '../../code-hosts/github/github-host.js';
 import { gitlabHost } from '../../code-hosts/gitlab/gitlab-host.js';
 import { GitLabWebhookService } from '../../routes/webhook/gitlab-webhook-service.js';
 import { GitLabConnectionCache } from '../../services/gitlab-connection-cache.js';
@@ -125,23 +124,18 @@ export default fp(
     });
 
     const publishing = new PublicationService({
-      get app() {
-        return githubApps.current;
-      },
       queue: app.queue,
       publications: repos.publications,
-      installations: repos.installations,
-      gitlabConnectionOf: (prId) => repos.gitlabMergeRequests.connectionOf(prId),
+      hosts: () => codeHosts,
       log: log.child({ component: 'publishing' }),
     });
-    // Built below; read only when a merge request's diff is asked for.
     const codeSnapshots = new CodeSnapshots(new SnapshotCache({ root: config.reviewSnapshot.dir, maxBytes: config.reviewSnapshot.maxBytes }));
     const pullRequestCode = new PullRequestCode({
       snapshots: codeSnapshots,
       users: repos.users,
       hosts: () => codeHosts,
     });
-    const diffs = new PullRequestDiffs({ pullRequests: repos.pullRequests, users: repos.users, github: app.github, tokens: githubTokens, hosts: () => codeHosts });
+    const diffs = new PullRequestDiffs({ pullRequests: repos.pullRequests, users: repos.users, hosts: () => codeHosts });
 
     const webhook = new WebhookService({
       users: repos.users,
@@ -165,40 +159,31 @@ export default fp(
       log: log.child({ component: 'gitlab' }),
     });
     const publishLog = log.child({ component: 'publishing' });
+    // Read by the services above only when called, once it is built.
     const codeHosts = new CodeHosts({
       github: githubHost({
         github: app.github,
         apiUrl: config.github.apiUrl,
         tokens: githubTokens,
         installations: repos.installations,
+        pullRequests: repos.pullRequests,
         app: appInUse(githubApps),
+        currentApp: () => githubApps.current,
         log: publishLog,
       }),
       gitlab: gitlabHost({
         client: gitlabClient,
+        connections: repos.gitlabConnections,
         mergeRequests: repos.gitlabMergeRequests,
+        pullRequests: repos.pullRequests,
+        publications: repos.publications,
         target: (connection) => gitlab.target(connection),
         markBroken: (connectionId, reason) => gitlab.markBroken(connectionId, reason),
+        kv: app.kv,
         log: publishLog,
       }),
     });
-    const commandTarget = (command: AppCommand) =>
-      command.provider === 'gitlab'
-        ? gitlabCommandTarget(
-            {
-              client: gitlabClient,
-              connections: repos.gitlabConnections,
-              mergeRequests: repos.gitlabMergeRequests,
-              pullRequests: repos.pullRequests,
-              publications: repos.publications,
-              target: (connection) => gitlab.target(connection),
-              markBroken: (connectionId, reason) => gitlab.markBroken(connectionId, reason),
-              kv: app.kv,
-              log: publishLog,
-            },
-            command,
-          )
-        : githubCommandTarget({ installations: repos.installations, app: appInUse(githubApps), log: publishLog, pullRequests: repos.pullRequests }, command);
+    const commandTarget = (command: AppCommand) => codeHosts.commandTarget(command);
     const orgAccess = new OrgAccess(repos.organizations);
     const auditLog = new AuditLog(repos.audit);
     const organizations = new OrganizationService({
@@ -248,6 +233,7 @@ export default fp(
         models,
         diffs,
         code: pullRequestCode,
+        hosts: () => codeHosts,
         log: log.child({ component: 'chat' }),
       }),
       workspace: new WorkspaceService(repos.workspace),
