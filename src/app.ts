@@ -22,7 +22,7 @@ import byokRoutes from './routes/byok/byok-routes.js';
 import conversationRoutes from './routes/conversation/conversation-routes.js';
 import codehostRoutes from './routes/auth/codehost-routes.js';
 import githubRoutes from './routes/github/github-routes.js';
-import gitlabRoutes from './routes/gitlab/gitlab-routes.js';
+import gitlabRoutes from './code-hosts/gitlab/gitlab-routes.js';
 import healthRoutes from './routes/health/health-routes.js';
 import metricsRoutes from './routes/metrics/metrics-routes.js';
 import usageRoutes from './routes/usage/usage-routes.js';

@@ -1,4 +1,5 @@
 import type { BodyDialect } from '../domain/comment-dialect.js';
+import { FileRefusedError, type FileReader } from '../domain/host-files.js';
 import type { PullRequest, User } from '../db/schema/index.js';
 import type { SnapshotSource } from '../code-context/snapshot/snapshot-source.js';
 import type { PublishableFinding } from '../domain/findings.js';
@@ -22,20 +23,15 @@ export interface HostNote {
 
 // --- Reading ---------------------------------------------------------------------------------
 
+// A file at a ref, and a host's refusal of it: in `domain/host-files.ts`, where `.ai-review.yml`'s loader reads them too.
+export { FileRefusedError, type FileReader };
+
 /** A change's diffs as `git diff` text with git's headers. */
 export interface ChangeDiffReader {
   /** The whole change (pull request, merge request) against its base. */
   changeDiff(): Promise<string>;
   /** What a push changed; null when the host cannot compare the two commits (force-pushed away). */
   pushDiff(from: string, to: string): Promise<string | null>;
-}
-
-/**
- * A file at a ref; null when it does not exist there. A host refusing the read (no permission for
- * contents) throws `FileRefusedError`, so `.ai-review.yml` falls back to its defaults and says so.
- */
-export interface FileReader {
-  fileAt(path: string, ref: string): Promise<string | null>;
 }
 
 /** Everything read from a change's repository, with the key its cached `.ai-review.yml` is stored under. */
@@ -45,16 +41,6 @@ export interface ChangeReader extends ChangeDiffReader, FileReader {
   configRef(): Promise<string>;
   /** The repository's code at a commit, for the code context's snapshot cache (decisions.md §11), read with the same credentials as the diff. */
   snapshotSource(): SnapshotSource;
-}
-
-export class FileRefusedError extends Error {
-  override name = 'FileRefusedError';
-  constructor(
-    readonly status: number,
-    readonly host: string,
-  ) {
-    super(`${host} answered ${status}`);
-  }
 }
 
 // --- Posting ---------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import type { PullRequestRepository } from '../repositories/pull-request-reposit
 import type { PullRequestCode } from './pull-request-code.js';
 import type { PullRequestDiffs } from './pull-request-diffs.js';
 import type { CodeHosts } from '../code-hosts/code-hosts.js';
-import { firstWords, historyMessages, systemPrompt } from '../routes/conversation/chat-context.js';
+import { firstWords, historyMessages, systemPrompt } from './chat-context.js';
 import { chatTools } from './chat-tools.js';
 import type { feedbackBody, historyItem } from '../routes/conversation/conversation-schemas.js';
 

@@ -1,12 +1,12 @@
-import { UnrecoverableJobError, type AppCommand, type Job } from '../adapters/queue/job-queue.js';
-import type { ChangePublisher, CommandTarget } from '../code-hosts/code-host.js';
-import type { PullRequest } from '../db/schema/index.js';
-import { AppError } from '../lib/app-error.js';
-import type { Logger } from '../lib/logger.js';
-import type { ConversationService } from '../services/conversation-service.js';
-import type { ReviewService } from '../services/review-service.js';
-import { helpText, parseCommand, VERDICT_REPLY } from './commands.js';
-import type { FindingVerdict } from '../db/schema/index.js';
+import { UnrecoverableJobError, type AppCommand, type Job } from '../../adapters/queue/job-queue.js';
+import type { ChangePublisher, CommandTarget } from '../../code-hosts/code-host.js';
+import type { PullRequest } from '../../db/schema/index.js';
+import { AppError } from '../../lib/app-error.js';
+import type { Logger } from '../../lib/logger.js';
+import type { ConversationService } from '../../services/conversation-service.js';
+import type { ReviewService } from '../../services/review-service.js';
+import { helpText, parseCommand, VERDICT_REPLY } from '../../publishing/commands.js';
+import type { FindingVerdict } from '../../db/schema/index.js';
 
 export interface CommandDeps {
   /** The command's change on its host; undefined when the service may no longer act there. */

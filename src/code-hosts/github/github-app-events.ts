@@ -15,7 +15,7 @@ import {
   issueCommentEventSchema,
   reviewCommentEventSchema,
   type InstallationEvent,
-} from './app-event-schemas.js';
+} from '../../routes/webhook/app-event-schemas.js';
 
 /** The GitHub App's events besides `pull_request` and `ping` (decisions.md §8). */
 export const APP_EVENTS = new Set(['installation', 'installation_repositories', 'issue_comment', 'check_run', 'pull_request_review_comment']);

@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
-import type { AiMessage, PullRequest } from '../../db/schema/index.js';
-import { pullRequestDescription } from '../../services/pull-request-description.js';
-import { truncate } from '../../services/chat-tools.js';
+import type { AiMessage, PullRequest } from '../db/schema/index.js';
+import { pullRequestDescription } from './pull-request-description.js';
+import { truncate } from './chat-tools.js';
 
 /** Characters per token, on the safe side: budgets here are kept by length, not by tokenizing on every message. */
 const CHARS_PER_TOKEN = 3;
