@@ -33,7 +33,7 @@ const ROOMS: Room[] = [
   { floor: 11, room: 'workers', paths: ['workers/**'], what: 'job loops: the review workers, the webhook outbox relay, worker threads' },
   { floor: 12, room: 'registry', paths: ['code-hosts/registry.ts'], what: 'the list of code hosts: each host\'s intake rules, routes, publisher and reader, one line per host' },
   { floor: 13, room: 'plugins', paths: ['plugins/**', 'types/**'], what: 'Fastify plugins: infrastructure, repositories and services wired per app, authentication' },
-  { floor: 14, room: 'routes', paths: ['routes/**', 'code-hosts/*/*-routes.ts'], what: "HTTP routes: validate, call a service, answer (a host's own routes live in its folder)" },
+  { floor: 14, room: 'routes', paths: ['routes/**', 'code-hosts/*/*-routes.ts', 'code-hosts/route-registry.ts'], what: "HTTP routes: validate, call a service, answer (a host's own routes live in its folder)" },
   { floor: 15, room: 'app', paths: ['app.ts'], what: 'the Fastify app: plugins and routes registered' },
   { floor: 16, room: 'entry', paths: ['server.ts', 'workers/worker-thread-main.ts'], what: "process entry points: the server, a worker thread's main" },
   { floor: 16, room: 'cli', paths: ['cli/**'], what: 'the `ai-review` command line: talks to the service over HTTP' },
