@@ -14,6 +14,8 @@ export interface PublishingHosts {
 /** The hosts the review pipeline reads changes from. */
 export interface ReadingHosts {
   reader(pr: PullRequest, owner: TokenOwner | undefined): Promise<ChangeReader>;
+  /** The change's description, from its stored webhook payload (each host's own shape); null when it has none. */
+  description(pr: PullRequest): string | null;
 }
 
 /** Why a change's publication cannot go on now, as `GET /review/information` shows it (decisions.md §8). */
@@ -67,6 +69,10 @@ export class CodeHosts implements PublishingHosts, ReadingHosts, CommandHosts {
 
   reader(pr: PullRequest, owner: TokenOwner | undefined): Promise<ChangeReader> {
     return this.of(pr).reader(pr, owner);
+  }
+
+  description(pr: PullRequest): string | null {
+    return this.of(pr).description(pr);
   }
 
   commandTarget(command: AppCommand): Promise<CommandTarget | undefined> {

@@ -86,7 +86,7 @@ export class ConversationService {
       created,
       isNew: existing === undefined,
       choice,
-      system: systemPrompt(pr, contextLength, (change) => this.deps.hosts().of(change).changeLabel(change)),
+      system: systemPrompt(pr, contextLength, pr === undefined ? undefined : this.deps.hosts().of(pr)),
       messages: [...historyMessages(history, contextLength), { role: 'user' as const, content: input.message }],
       abortSignal,
     });

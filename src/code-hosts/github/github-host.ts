@@ -7,6 +7,7 @@ import type { CommandTarget } from '../code-host.js';
 import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
 import type { GitHubAppRegistry } from '../../services/github-app-registry.js';
 import type { HostSession } from '../code-host.js';
+import { descriptionText } from '../change-description.js';
 import type { CodeHost } from '../code-hosts.js';
 import { GitHubChangeReader, type GitHubReaderDeps } from './github-reader.js';
 import { githubSession } from './github-publisher.js';
@@ -50,6 +51,7 @@ export async function githubCommandTarget(deps: GitHubHostDeps & { pullRequests:
 export function githubHost(deps: GitHubHostDeps & GitHubReaderDeps & { pullRequests: PullRequestRepository }): CodeHost {
   return {
     name: 'GitHub',
+    description: (pr) => descriptionText((pr.bodyBlob as { pull_request?: { body?: unknown } } | null)?.pull_request?.body),
     changeLabel: (pr) => `${pr.repositoryName}#${pr.prNumber}: ${pr.title} (GitHub id ${pr.prId})`,
     // Only through the App's installation.
     unpublishedReason: (pr) => (pr.installationId === null || deps.currentApp() === undefined ? 'The pull request did not come through the GitHub App' : null),

@@ -2,6 +2,7 @@ import { GitLabConnectionBrokenError } from '../../adapters/gitlab/gitlab-errors
 import { UnrecoverableJobError } from '../../adapters/queue/job-queue.js';
 import type { GitLabConnection, PullRequest } from '../../db/schema/index.js';
 import { apiPrId } from '../../lib/ids.js';
+import { descriptionText } from '../change-description.js';
 import type { CodeHost } from '../code-hosts.js';
 import { gitlabCommandTarget, type GitLabCommandDeps } from './gitlab-commands.js';
 import { gitlabJobFailure } from './gitlab-failure.js';
@@ -24,6 +25,7 @@ export function gitlabHost(deps: GitLabCodeHostDeps): CodeHost {
   });
   return {
     name: 'GitLab',
+    description: (pr) => descriptionText((pr.bodyBlob as { object_attributes?: { description?: unknown } } | null)?.object_attributes?.description),
     // A merge request is named by its record's id and GitLab's `!` (decisions.md §12).
     changeLabel: (pr) => `${pr.repositoryName}!${pr.prNumber}: ${pr.title} (GitLab merge request, id ${apiPrId(pr)})`,
     // Every merge request came through a connection.

@@ -21,7 +21,6 @@ import { reviewChunkBudget } from '../ask/review-budget.js';
 import type { ReviewOutput } from '../answer/review-output.js';
 import { MAX_CHUNKS_SPLIT_FOR_SCOPES } from '../prepare/chunk-budget.js';
 import { applyVerification, buildVerificationPrompt, withoutVerification } from '../answer/verification.js';
-import { pullRequestDescription } from '../../services/pull-request-description.js';
 import type { CodeIndex } from '../../code-context/code-index.js';
 import type { ContextBlock } from '../../code-context/context-block.js';
 import { gatherChunkContext, type ContextWanted } from '../../code-context/gather-context.js';
@@ -139,7 +138,7 @@ async function planReview(deps: ReviewStepDeps, { review, pr, settings }: Review
   const prompt = {
     mode: review.mode,
     settings: settings satisfies PromptSettings | null,
-    pullRequest: { title: pr.title, body: pullRequestDescription(pr), headBranch: pr.headBranch, baseBranch: pr.baseBranch },
+    pullRequest: { title: pr.title, body: deps.readers.description(pr), headBranch: pr.headBranch, baseBranch: pr.baseBranch },
     instructions: config.instructions.map((instruction) => instruction.text),
     learnings,
   };
