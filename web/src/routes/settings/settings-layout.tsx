@@ -1,5 +1,5 @@
 import { Link, Outlet } from '@tanstack/react-router';
-import { HOSTS } from '../../lib/hosts';
+import { HOSTS } from '../../lib/repository';
 
 const tabs = [
   { to: '/settings/profile', label: 'Profile' },
