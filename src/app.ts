@@ -21,8 +21,7 @@ import authRoutes from './routes/auth/auth-routes.js';
 import byokRoutes from './routes/byok/byok-routes.js';
 import conversationRoutes from './routes/conversation/conversation-routes.js';
 import codehostRoutes from './routes/auth/codehost-routes.js';
-import githubRoutes from './routes/github/github-routes.js';
-import gitlabRoutes from './routes/gitlab/gitlab-routes.js';
+import { HOST_ROUTES } from './code-hosts/route-registry.js';
 import healthRoutes from './routes/health/health-routes.js';
 import metricsRoutes from './routes/metrics/metrics-routes.js';
 import usageRoutes from './routes/usage/usage-routes.js';
@@ -92,8 +91,7 @@ export const serviceApp = fp<AppOptions>(
       await app.register(byokRoutes, { prefix: '/orgs/:orgId/byok', space: 'organization' });
       await app.register(usageRoutes, { prefix: '/orgs/:orgId/usage', space: 'organization' });
       await app.register(invitationsRoutes, { prefix: '/invitations' });
-      await app.register(githubRoutes, { prefix: '/github' });
-      await app.register(gitlabRoutes, { prefix: '/gitlab' });
+      for (const host of HOST_ROUTES) await app.register(host.routes, { prefix: host.prefix });
       await app.register(adminRoutes);
       if ((await app.githubApps.webhookSecret()) === undefined) {
         app.log.warn('GITHUB_WEBHOOK_SECRET is not set: unsigned webhook deliveries are accepted (development only)');

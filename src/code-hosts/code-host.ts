@@ -1,5 +1,8 @@
+import type { BodyDialect } from '../domain/comment-dialect.js';
+import { FileRefusedError, type FileReader } from '../domain/host-files.js';
+import type { PullRequest, User } from '../db/schema/index.js';
 import type { SnapshotSource } from '../code-context/snapshot/snapshot-source.js';
-import type { PublishableFinding } from '../publishing/stored-review.js';
+import type { PublishableFinding } from '../domain/findings.js';
 
 /**
  * What the service needs from a code host, one small interface per concern (decisions.md §8, §12).
@@ -8,8 +11,8 @@ import type { PublishableFinding } from '../publishing/stored-review.js';
  * host (Bitbucket, Azure DevOps) is a new folder, not a rewrite.
  */
 
-export const CODE_HOST_PROVIDERS = ['github', 'gitlab'] as const;
-export type CodeHostProvider = (typeof CODE_HOST_PROVIDERS)[number];
+/** The user a change is read for when no installation or connection covers it: their own linked token, if any. */
+export type TokenOwner = Pick<User, 'id' | 'codehostToken' | 'codehostRefreshToken' | 'codehostTokenExpiresAt'>;
 
 /** A comment (GitHub) or note (GitLab) as posted or read back. Ids are the host's numeric ids. */
 export interface HostNote {
@@ -20,20 +23,15 @@ export interface HostNote {
 
 // --- Reading ---------------------------------------------------------------------------------
 
+// A file at a ref, and a host's refusal of it: in `domain/host-files.ts`, where `.ai-review.yml`'s loader reads them too.
+export { FileRefusedError, type FileReader };
+
 /** A change's diffs as `git diff` text with git's headers. */
 export interface ChangeDiffReader {
   /** The whole change (pull request, merge request) against its base. */
   changeDiff(): Promise<string>;
   /** What a push changed; null when the host cannot compare the two commits (force-pushed away). */
   pushDiff(from: string, to: string): Promise<string | null>;
-}
-
-/**
- * A file at a ref; null when it does not exist there. A host refusing the read (no permission for
- * contents) throws `FileRefusedError`, so `.ai-review.yml` falls back to its defaults and says so.
- */
-export interface FileReader {
-  fileAt(path: string, ref: string): Promise<string | null>;
 }
 
 /** Everything read from a change's repository, with the key its cached `.ai-review.yml` is stored under. */
@@ -43,16 +41,6 @@ export interface ChangeReader extends ChangeDiffReader, FileReader {
   configRef(): Promise<string>;
   /** The repository's code at a commit, for the code context's snapshot cache (decisions.md §11), read with the same credentials as the diff. */
   snapshotSource(): SnapshotSource;
-}
-
-export class FileRefusedError extends Error {
-  override name = 'FileRefusedError';
-  constructor(
-    readonly status: number,
-    readonly host: string,
-  ) {
-    super(`${host} answered ${status}`);
-  }
 }
 
 // --- Posting ---------------------------------------------------------------------------------
@@ -75,13 +63,47 @@ export interface StatusRef {
   url: string | null;
 }
 
-export interface StatusPoster {
-  /** Creates or updates the commit's status; `recorded` is the id stored for that commit, if any. */
-  postStatus(sha: string, report: ReviewStatusReport, recorded: number | null): Promise<StatusRef>;
+/** A finding recorded as posted whose thread is still open, gone from the latest review. */
+export interface GoneFinding {
+  findingId: string;
+  /** The id of the note that opened the finding's thread. */
+  commentId: number;
 }
 
-/** Inline findings: one thread (review comment, diff discussion) per finding on its lines. */
-export interface FindingPoster {
+/** A finding's thread (review thread, diff discussion) as the host shows it. */
+export interface FindingThread {
+  /** The host's id of the thread (GitHub's GraphQL node id, GitLab's discussion id). */
+  id: string;
+  /** The note that opened the thread: the one recorded for its finding. */
+  firstNoteId: number;
+  resolved: boolean;
+  /** Every note's body, the opening one first. */
+  noteBodies: string[];
+}
+
+/**
+ * The thread operations gone findings need; the rule that uses them (`publishing/resolve-gone.ts`)
+ * is written once for every host.
+ */
+export interface ThreadResolver {
+  findingThreads(): Promise<FindingThread[]>;
+  resolveThread(thread: FindingThread): Promise<void>;
+  replyInThread(thread: FindingThread, body: string): Promise<void>;
+  /** Whether a failed resolve may be answered with a reply instead; false rethrows it (a rate limit, a refused token: the job's failure rules decide). */
+  mayAnswerInstead(error: unknown): boolean;
+}
+
+/**
+ * Everything publishing does on one change; the gone findings' threads through `ThreadResolver`.
+ * One interface: every caller needs all of it, and a host implements it in one class.
+ */
+export interface ChangePublisher extends ThreadResolver {
+  /** How the host's comments carry the hidden markers and folded parts: every body publishing and commands build uses it. */
+  readonly dialect: BodyDialect;
+  /** The `AI review` status: creates or updates the commit's status; `recorded` is the id stored for that commit, if any. */
+  postStatus(sha: string, report: ReviewStatusReport, recorded: number | null): Promise<StatusRef>;
+
+  // Inline findings: one thread (review comment, diff discussion) per finding on its lines.
   /**
    * The service's own finding threads already on the change, by finding id (read back from the host: a retry's only truth).
    * `toPost`: the findings the job will post unless they are there already; a host that must read more to place them
@@ -92,38 +114,16 @@ export interface FindingPoster {
   postFindings(sha: string, findings: PublishableFinding[]): Promise<{ posted: Array<{ findingId: string; note: HostNote }>; refused: PublishableFinding[]; reviewUrl: string | null }>;
   /** Why a refused finding is listed in the summary instead. */
   readonly refusedReason: string;
-}
 
-export interface GoneFinding {
-  findingId: string;
-  /** The id of the note that opened the finding's thread. */
-  commentId: number;
-}
-
-export interface ThreadResolver {
-  /** Resolves (or, where the host refuses, answers) the threads of findings gone from the latest review; `resolved` records each. */
-  resolveGone(gone: GoneFinding[], sha: string, resolved: (findingId: string) => Promise<void>): Promise<void>;
-}
-
-/** The one summary comment or note of a change, created once and edited in place. */
-export interface SummaryPoster {
+  /** The one summary comment or note of a change, created once and edited in place. */
   upsertSummary(body: string): Promise<HostNote>;
-}
-
-/** The `eyes` acknowledgement of a command. */
-export interface Reactions {
+  /** The `eyes` acknowledgement of a command. */
   acknowledge(noteId: number): Promise<void>;
-}
-
-/** Plain comments or notes on the change: answers to commands. */
-export interface ConversationPoster {
-  /** The service's own top-level comments or notes. */
+  /** The service's own top-level comments or notes (answers to commands). */
   ownNotes(): Promise<HostNote[]>;
+  /** A plain comment or note on the change: an answer to a command. */
   reply(body: string): Promise<void>;
 }
-
-/** Everything publishing does on one change. */
-export interface ChangePublisher extends StatusPoster, FindingPoster, ThreadResolver, SummaryPoster, Reactions, ConversationPoster {}
 
 /**
  * Access to one change on its host for one job: `run` gives the publisher (with the host's
@@ -135,12 +135,12 @@ export interface HostSession {
   failure(error: unknown): Error;
 }
 
-// --- Commands --------------------------------------------------------------------------------
-
-/** Who may command the service on a change, and the name it answers to (`@name`). */
-export interface CommandGate {
-  /** The name `@<name> <question>` addresses. */
-  readonly mention: string;
-  /** Whether a note's author may give commands (a member with write access, not a bot, not the service itself). */
-  mayCommand(author: { id: number; login?: string }): Promise<boolean>;
+/** Where a command was given: its change's session on the host, the name the service answers to, and its record here. */
+export interface CommandTarget {
+  session: HostSession;
+  /** `@<mention> <question>` asks; the GitHub App's slug, the GitLab token user's username. */
+  mention: string;
+  pr: PullRequest | undefined;
+  /** The finding whose thread the command's note replies in, for hosts whose verdict replies come as commands (GitLab). */
+  findingOfReply?: () => Promise<string | undefined>;
 }

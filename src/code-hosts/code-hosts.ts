@@ -1,7 +1,7 @@
-import { UnrecoverableJobError } from '../adapters/queue/job-queue.js';
-import type { GitLabConnection, PullRequest } from '../db/schema/index.js';
-import type { TokenOwner } from '../services/github-token.js';
-import type { ChangeReader, HostSession } from './code-host.js';
+import type { AppCommand } from '../adapters/queue/job-queue.js';
+import type { PullRequest } from '../db/schema/index.js';
+import type { HostKind } from '../domain/host-kinds.js';
+import type { ChangeReader, CommandTarget, HostSession, TokenOwner } from './code-host.js';
 
 /**
  * The hosts publishing can reach: a change's session on the host it came from, or undefined when
@@ -14,29 +14,68 @@ export interface PublishingHosts {
 /** The hosts the review pipeline reads changes from. */
 export interface ReadingHosts {
   reader(pr: PullRequest, owner: TokenOwner | undefined): Promise<ChangeReader>;
+  /** The change's description, from its stored webhook payload (each host's own shape); null when it has none. */
+  description(pr: PullRequest): string | null;
+}
+
+/** Why a change's publication cannot go on now, as `GET /review/information` shows it (decisions.md §8). */
+export interface PublicationBlock {
+  state: 'not_applicable' | 'failed';
+  reason: string;
+}
+
+/** What publishing, the API and the chat ask of a host about one of its changes. */
+export interface ChangeFacts {
+  /** The host's name in messages: `GitHub`, `GitLab`. */
+  readonly name: string;
+  /** How the chat names a change: the repository, the host's own way of numbering, the title and the API's id. */
+  changeLabel(pr: PullRequest): string;
+  /**
+   * Why the service never publishes this change's runs (no App installation it came through), or
+   * null when it does. Synchronous: most reviews are not published, and knowing costs no statement.
+   */
+  unpublishedReason(pr: PullRequest): string | null;
+  /** Why the service cannot publish on the change now (access lost, a disconnected or broken connection); undefined when it can. */
+  publicationBlock(pr: PullRequest): Promise<PublicationBlock | undefined>;
+}
+
+/** Where commands given on the host are answered. */
+export interface CommandHosts {
+  /** The command's change on its host, or undefined when the service may no longer act there (or the author may not command it). */
+  commandTarget(command: AppCommand): Promise<CommandTarget | undefined>;
 }
 
 /** One host's part: what the registry asks of each sibling under `src/code-hosts/<host>/`. */
-export interface CodeHost extends PublishingHosts, ReadingHosts {}
+export interface CodeHost extends PublishingHosts, ReadingHosts, ChangeFacts, CommandHosts {}
+
+/** A change's host, or a command's: jobs queued before the second host existed carry no `provider`, and were GitHub's. */
+const kindOf = (record: { provider?: HostKind }): HostKind => record.provider ?? 'github';
 
 /**
- * Every code host the service speaks, chosen by the record's `provider`: the one place that knows
- * which hosts exist. A third host is a sibling folder and one entry here.
+ * Every code host the service speaks, chosen by the record's `provider`: the registry builds it
+ * with one entry per host, and nothing else tells hosts apart.
  */
-export class CodeHosts implements CodeHost {
-  constructor(private readonly hosts: Record<PullRequest['provider'], CodeHost>) {}
+export class CodeHosts implements PublishingHosts, ReadingHosts, CommandHosts {
+  constructor(private readonly hosts: Record<HostKind, CodeHost>) {}
+
+  /** The host a change came from. */
+  of(pr: Pick<PullRequest, 'provider'>): CodeHost {
+    return this.hosts[kindOf(pr)];
+  }
 
   session(pr: PullRequest): Promise<HostSession | undefined> {
-    return this.hosts[pr.provider].session(pr);
+    return this.of(pr).session(pr);
   }
 
   reader(pr: PullRequest, owner: TokenOwner | undefined): Promise<ChangeReader> {
-    return this.hosts[pr.provider].reader(pr, owner);
+    return this.of(pr).reader(pr, owner);
   }
-}
 
-/** A merge request whose connection was removed cannot be read any more: retrying will not bring it back. */
-export function requireConnection(connection: GitLabConnection | undefined): GitLabConnection {
-  if (connection === undefined) throw new UnrecoverableJobError('The GitLab project was disconnected');
-  return connection;
+  description(pr: PullRequest): string | null {
+    return this.of(pr).description(pr);
+  }
+
+  commandTarget(command: AppCommand): Promise<CommandTarget | undefined> {
+    return this.hosts[kindOf(command)].commandTarget(command);
+  }
 }

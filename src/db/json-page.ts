@@ -13,10 +13,6 @@ import { StatementCache } from './statement-cache.js';
 /** A timestamp as `Date#toISOString` writes it (UTC, milliseconds, `Z`): the API's timestamps. */
 export const isoTime = (column: AnyColumn) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** `apiPrId` in SQL: GitHub's id, or the record's UUID for a GitLab merge request (decisions.md §12). */
-export const apiPrIdSql = (table: { provider: AnyColumn; id: AnyColumn; prId: AnyColumn }) =>
-  sql`case when ${table.provider} = 'gitlab' then to_json(${table.id}) else to_json(${table.prId}) end`;
-
 /** One JSON object per row, with the API's keys; the keys are code, never input. */
 export const jsonObject = (fields: Record<string, SQLWrapper>) =>
   sql`json_build_object(${sql.join(

@@ -27,6 +27,25 @@ export interface SeverityCounts {
 }
 
 /** A finding a team marked `wrong` or `wontfix`: its id and what it said. */
+/** What selection reads of a finding; the reviewer's `ReviewComment` fits, and extra fields are kept. */
+export interface FindingLike {
+  file: string;
+  line: number;
+  endLine: number;
+  severity: Severity;
+  confidence: number;
+  title: string;
+  comment: string;
+}
+
+/** A finding as a publisher reads it from a stored review, whatever the host. */
+export interface PublishableFinding extends FindingLike {
+  id: string;
+  failureScenario: string;
+  suggestedFix: string;
+  replacement: string | null;
+}
+
 export interface RejectedFinding {
   findingId: string;
   file: string;

@@ -1,3 +1,3 @@
-/** The code hosts a pull request can come from. */
-export const CODE_HOST_PROVIDERS = ['github', 'gitlab'] as const;
-export type CodeHostProvider = (typeof CODE_HOST_PROVIDERS)[number];
+/** The code hosts a pull request can come from: the one list, which the registry (`src/code-hosts/registry.ts`) gives an implementation for each. */
+export const HOST_KINDS = ['github', 'gitlab'] as const;
+export type HostKind = (typeof HOST_KINDS)[number];

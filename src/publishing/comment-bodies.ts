@@ -1,20 +1,16 @@
 import { countBySeverity, scoreReview } from '../review/findings/score.js';
-import { HTML_MARKERS, type MarkerStyle } from './markers.js';
+import type { BodyDialect } from '../domain/comment-dialect.js';
+import { HTML_MARKERS } from './markers.js';
 import type { HeldBack } from './select-inline.js';
-import type { PublishableFinding, PublishableReview } from './stored-review.js';
+import type { PublishableFinding } from '../domain/findings.js';
+import type { PublishableReview } from './stored-review.js';
 
 /**
  * What a host's comments can hold (decisions.md §8, §16): GitHub and GitLab render HTML, so markers
  * are HTML comments and long parts fold into `<details>`; Bitbucket escapes HTML, so its markers are
  * link reference definitions and its folded parts are headings.
  */
-export interface BodyDialect {
-  markers: MarkerStyle;
-  /** Whether `<details>` folds; without, a folded part is shown under a heading. */
-  html: boolean;
-  /** The longest body the host accepts. */
-  limit: number;
-}
+export type { BodyDialect };
 
 /**
  * GitHub refuses a comment over 65,536 characters. JavaScript counts UTF-16 units, never fewer than

@@ -2,21 +2,11 @@
  * Hidden markers in what the service posts (decisions.md §8, §16). Read back before posting, they
  * make publishing idempotent: a job that runs twice finds its own comments and posts nothing again.
  * Each is anchored at the start of a body: text quoted further down (a model's answer, a code
- * suggestion) is never taken for a marker.
+ * suggestion) is never taken for a marker. The style's shape is in `domain/comment-dialect.ts`.
  */
-export interface MarkerStyle {
-  finding: (findingId: string) => string;
-  summary: () => string;
-  addressed: (findingId: string) => string;
-  /** An answer to a command comment: a retried command finds it and does not answer twice. */
-  reply: (commentId: number | string) => string;
-  /** The finding an inline comment carries, if it is one of the service's. */
-  findingIdOf: (body: string) => string | undefined;
-  isSummary: (body: string) => boolean;
-  addressedIdOf: (body: string) => string | undefined;
-  /** Model-written text with anything that could pass for this style's markers defused. */
-  defuse: (text: string) => string;
-}
+import type { MarkerStyle } from '../domain/comment-dialect.js';
+
+export type { MarkerStyle };
 
 const HTML_FINDING = /^<!-- ai-review:finding:([A-Za-z0-9-]{1,64}) -->/;
 const HTML_ADDRESSED = /^<!-- ai-review:addressed:([A-Za-z0-9-]{1,64}) -->/;

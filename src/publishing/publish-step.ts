@@ -1,18 +1,19 @@
 import type { Job } from '../adapters/queue/job-queue.js';
 import type { ChangePublisher, HostNote, HostSession, ReviewStatusReport } from '../code-hosts/code-host.js';
 import type { PublishingHosts } from '../code-hosts/code-hosts.js';
-import type { GitHubPublication, PullRequest, Review } from '../db/schema/index.js';
+import type { Publication, PullRequest, Review } from '../db/schema/index.js';
 import { apiPrId } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
-import type { GitHubPublicationRepository } from '../repositories/github-publication-repository.js';
+import type { PublicationRepository } from '../repositories/publication-repository.js';
 import type { ReviewRepository } from '../repositories/review-repository.js';
 import { summaryCommentBody } from './comment-bodies.js';
+import { resolveGone } from './resolve-gone.js';
 import { selectInline, type HeldBack } from './select-inline.js';
 import { readStoredReview, type PublishableReview } from './stored-review.js';
 
 export interface PublishDeps {
   reviews: ReviewRepository;
-  publications: GitHubPublicationRepository;
+  publications: PublicationRepository;
   hosts: PublishingHosts;
   publicUrl: string;
   log: Logger;
@@ -58,7 +59,7 @@ interface PublishContext {
   deps: PublishDeps;
   pr: PullRequest;
   review: Review;
-  publication: GitHubPublication | undefined;
+  publication: Publication | undefined;
   detailsUrl: string;
 }
 
@@ -131,9 +132,9 @@ async function publishCompleted(context: PublishContext, host: ChangePublisher):
     if (gone.length > 0) {
       // A recovered thread's row must exist before it is marked resolved.
       await recording;
-      await host.resolveGone(gone, sha, (findingId) => deps.publications.markResolved(pr.id, [findingId]));
+      await resolveGone(host, gone, sha, (findingId) => deps.publications.markResolved(pr.id, [findingId]), deps.log);
     }
-    return host.upsertSummary(summaryCommentBody({ review: stored, heldBack: sortHeldBack(heldBack), reviewableFiles: context.review.coverage?.reviewableFiles ?? null, sha, reviewUrl: context.detailsUrl }));
+    return host.upsertSummary(summaryCommentBody({ review: stored, heldBack: sortHeldBack(heldBack), reviewableFiles: context.review.coverage?.reviewableFiles ?? null, sha, reviewUrl: context.detailsUrl, dialect: host.dialect }));
   };
   // The status beside the summary: neither reads the other, the status's link is the review's page
   // (not the summary), and a retry after either failed finds the other done (the summary unchanged
@@ -164,9 +165,9 @@ const posted = (pr: PullRequest, findingId: string, note: { id: number; url: str
 
 /** The commit's status, and the columns that remember it (so the next phase updates that one). */
 async function postStatus(context: PublishContext, host: ChangePublisher, sha: string, report: ReviewStatusReport) {
-  const recorded = context.publication?.checkRunSha === sha ? context.publication.checkRunId : null;
+  const recorded = context.publication?.statusSha === sha ? context.publication.statusId : null;
   const status = await host.postStatus(sha, report, recorded);
-  return { checkRunId: status.id, checkRunSha: sha, checkRunUrl: status.url };
+  return { statusId: status.id, statusSha: sha, statusUrl: status.url };
 }
 
 const blocking = (review: PublishableReview) => review.findings.filter((finding) => finding.severity === 'CRITICAL' || finding.severity === 'MAJOR').length;

@@ -1,5 +1,6 @@
 import type { Severity } from '../review/answer/review-output.js';
-import { severityRank, type PublishableFinding } from './stored-review.js';
+import type { PublishableFinding } from '../domain/findings.js';
+import { severityRank } from './stored-review.js';
 
 /** GitHub shows a long review badly, and a flood of comments buries the important ones. */
 export const MAX_INLINE_COMMENTS = 25;

@@ -1,13 +1,5 @@
 import { SEVERITIES, type Severity } from '../review/answer/review-output.js';
-import type { FindingLike } from '../review/findings/select-findings.js';
-
-/** A finding as the publisher reads it from a stored review. */
-export interface PublishableFinding extends FindingLike {
-  id: string;
-  failureScenario: string;
-  suggestedFix: string;
-  replacement: string | null;
-}
+import type { PublishableFinding } from '../domain/findings.js';
 
 export interface PublishableReview {
   overview: string;

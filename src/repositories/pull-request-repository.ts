@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Database, DatabaseHandle, Executor } from '../db/database.js';
-import { apiPrIdSql, isoTime, jsonObject, jsonPage, JsonPageStatements } from '../db/json-page.js';
+import { apiPrIdSql } from '../lib/ids.js';
+import { isoTime, jsonObject, jsonPage, JsonPageStatements } from '../db/json-page.js';
 import { pullRequests, type PullRequest, type ReviewStatus } from '../db/schema/index.js';
 import { parsePullRequestSelector, type PullRequestSelector } from '../lib/ids.js';
 import { containsPattern } from '../lib/like-pattern.js';

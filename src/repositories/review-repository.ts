@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { and, desc, eq, getTableColumns, is, isNull, or, SQL, sql, type Placeholder } from 'drizzle-orm';
 import type { PgUpdateSetSource, QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Database, DatabaseHandle } from '../db/database.js';
-import type { CodeHostProvider } from '../domain/host-kinds.js';
-import { apiPrIdSql, isoTime, jsonObject, literalCount } from '../db/json-page.js';
+import { apiPrIdSql } from '../lib/ids.js';
+import type { HostKind } from '../domain/host-kinds.js';
+import { isoTime, jsonObject, literalCount } from '../db/json-page.js';
 import { StatementCache } from '../db/statement-cache.js';
 import type { PullRequestSelector } from '../lib/ids.js';
 import {
@@ -78,7 +79,7 @@ export interface RecentReview {
   pullRequestId: string;
   /** GitHub's id, or the record's UUID for a GitLab merge request. */
   prId: number | string;
-  provider: CodeHostProvider;
+  provider: HostKind;
   url: string | null;
   prNumber: number;
   title: string;
@@ -87,7 +88,7 @@ export interface RecentReview {
 
 /** What a completed run's email needs (`runEmail`): the message's own fields, the page's id, what scoring reads. */
 export type RunEmail = Pick<CompletedReview, 'to' | 'name' | 'prTitle' | 'repository' | 'prNumber' | 'prHtmlUrl'> & {
-  pr: { id: string; prId: number; provider: CodeHostProvider };
+  pr: { id: string; prId: number; provider: HostKind };
   scorable: ScorableReview | null;
 };
 

@@ -1,4 +1,4 @@
-import type { CodeHostProvider } from '../code-hosts/code-host.js';
+import type { HostKind } from '../domain/host-kinds.js';
 import { isTransientConflict } from '../db/errors.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { PREVIOUS_RUN_SNAPSHOT } from './review-repository.js';
@@ -12,19 +12,20 @@ export interface IntakeItem {
   /** The event recorded with the delivery (`pull_request`, GitLab's `Merge Request Hook`). */
   event: string;
   action: string;
-  provider: CodeHostProvider;
-  /** The owner when the host says it outright (a GitLab connection's user); else decided from the author or installation. */
+  provider: HostKind;
+  /** The owner when the host's rules take it from the delivery (a session's user); else their ownership decides. */
   ownerId: string | null;
-  /** GitHub's id of the pull request's author: the owner is the user linked to it. */
+  /** The host's id of the pull request's author (GitHub: the owner is the user linked to it). */
   authorId: number;
   /** The GitHub App installation it came through: without a registered author, its owner owns it (decisions.md §8). */
   installationId: number | null;
-  /** GitHub's pull request id; null for a GitLab merge request, whose key the statement allocates from its connection and iid. */
+  /** GitHub's pull request id; null for a host whose keys the statement allocates from the connection and number (`IntakeRules.keys`). */
   prId: number | null;
   /**
-   * A GitLab delivery's connection, and the ciphertext of the webhook secret its token matched: the
-   * statement stores it only while that connection still holds that secret (decisions.md §12), so a
-   * cached connection that was deleted or given a new secret since is `disconnected`.
+   * The connection a delivery came through, and the ciphertext of the webhook secret its token
+   * matched: a host's ownership holds only while that connection still holds that secret
+   * (decisions.md §12), so a cached connection that was deleted or given a new secret since is
+   * `disconnected`.
    */
   connectionId: string | null;
   connectionSecret: string | null;
@@ -73,13 +74,39 @@ const START_WEBHOOK_RUN = `
   where reviews.head_sha is distinct from excluded.head_sha or reviews.status = 'failed'`;
 
 /**
+ * One host's part of the intake statement, as SQL over the delivery's row `i` (its fields are the
+ * statement's columns: `author_id`, `installation_id`, `connection_id`, `connection_secret`,
+ * `owner_id`, `pr_number`, …). The hosts' folders give them (`code-hosts/host-intake.ts`); the
+ * statement below is written once around them.
+ */
+export interface IntakeRules {
+  kind: HostKind;
+  /** What ownership reads: each join is guarded by the delivery's host, and its alias is the host's own. */
+  joins: ReadonlyArray<{ table: string; alias: string; on: string }>;
+  /** Who owns the pull request: ONE expression, the user's id or null (then nothing is stored). */
+  ownership: string;
+  /** What a delivery nobody owns is told. */
+  unowned: Extract<IntakeOutcome, 'unknown-author' | 'disconnected'>;
+  /**
+   * Where the host's internal keys live when its ids are not GitHub's: a table of (the delivery's
+   * `connection_id`, its `pr_number`) to a `pr_id` whose default draws `pull_request_key_seq`. A
+   * pull request's first delivery allocates its key there. Absent: the delivery gives `prId`.
+   */
+  keys?: { table: string; connection: string; number: string };
+  /** Whether the repository is recorded in `repositories` (the user's repository links). */
+  linksRepository: boolean;
+}
+
+const identifier = (name: string) => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not an SQL identifier: ${name}`);
+  return name;
+};
+
+/**
  * The whole intake of a batch of deliveries in one statement, so one round trip and one commit
  * store them all, atomically:
- * - each delivery's owner is the user linked to the author's GitHub id, else (through the GitHub App)
- *   the owner of the installation it came through; without either, nothing is stored;
- * - a GitLab delivery's owner is its connection's user, while the connection holds the secret the
- *   token matched (else it is `disconnected`, nothing stored); its merge request's key is read from
- *   `gitlab_merge_requests`, or allocated there on its first delivery;
+ * - each delivery's owner is its host's `ownership` expression; without one, nothing is stored;
+ * - a host with `keys` reads its pull request's key there, or allocates it on its first delivery;
  * - deliveries already seen are left out (a redelivery changes nothing);
  * - pull requests are upserted, except by a payload older than the stored one (out of order);
  * - repository links are inserted if missing and updated only if changed (no hot-row lock);
@@ -89,10 +116,35 @@ const START_WEBHOOK_RUN = `
  * - the deliveries are recorded, with whether they started a review (the relay's outbox).
  * A batch must not hold two deliveries of one pull request (or merge request) or one delivery id twice.
  */
-const INTAKE = `
+function intakeStatement(rules: readonly IntakeRules[]): string {
+  const kind = (rule: IntakeRules) => `'${identifier(rule.kind)}'`;
+  const joins = rules.flatMap((rule) => rule.joins.map((join) => `left join ${identifier(join.table)} ${identifier(join.alias)} on i.provider = ${kind(rule)} and (${join.on})`));
+  const owner = `case i.provider ${rules.map((rule) => `when ${kind(rule)} then (${rule.ownership})`).join(' ')} end`;
+  const keyed = rules.filter((rule) => rule.keys !== undefined);
+  const keyTables = keyed.map((rule, n) => {
+    const { table, connection, number } = rule.keys!;
+    const [t, c, k] = [identifier(table), identifier(connection), identifier(number)];
+    return `known_${n} as (
+  select r.ord, m.pr_id from raw r join ${t} m on m.${c} = r.connection_id and m.${k} = r.pr_number
+  where r.provider = ${kind(rule)} and r.user_id is not null
+),
+new_${n} as (
+  -- A pull request's first delivery allocates its key. The update (of nothing) is for concurrent first
+  -- deliveries: the one that waited on the other's insert gets the row back, which do nothing would not.
+  insert into ${t} (${c}, ${k})
+  select r.connection_id, r.pr_number from raw r
+  where r.provider = ${kind(rule)} and r.user_id is not null and not exists (select 1 from known_${n} k where k.ord = r.ord)
+  on conflict (${c}, ${k}) do update set ${k} = excluded.${k}
+  returning ${c} as connection_id, ${k} as pr_number, pr_id
+),`;
+  });
+  const keyJoins = keyed.map((_, n) => `  left join known_${n} k${n} on k${n}.ord = r.ord\n  left join new_${n} n${n} on n${n}.connection_id = r.connection_id and n${n}.pr_number = r.pr_number`);
+  const keyColumns = keyed.flatMap((_, n) => [`k${n}.pr_id`, `n${n}.pr_id`]);
+  const linked = rules.filter((rule) => rule.linksRepository).map(kind);
+  const links = linked.length === 0 ? 'false' : `provider in (${linked.join(', ')})`;
+  return `
 with raw as (
-  select i.*, b.body_blob,
-    case when i.connection_id is null then coalesce(i.owner_id, u.id, gi.user_id) when c.id is not null then c.user_id end as user_id
+  select i.*, b.body_blob, ${owner} as user_id
   from json_to_recordset($1::json) as i(
     ord int, delivery_id text, event text, action text, provider text, owner_id uuid, author_id bigint, installation_id bigint, given_pr_id bigint, repository_id text, repository_name text,
     pr_number int, title text, state text, html_url text, diff text, draft boolean, merged boolean,
@@ -100,28 +152,13 @@ with raw as (
     commits_count int, additions int, deletions int, changed_files int, created_at timestamptz, updated_at timestamptz,
     repo_id bigint, repo_html_url text, repo_private boolean, reviewable boolean, awaits_config boolean, connection_id uuid, connection_secret text)
   join unnest($2::json[]) with ordinality as b(body_blob, position) on b.position = i.ord
-  left join users u on i.connection_id is null and u.codehost_user_id = i.author_id
-  left join github_installations gi on gi.id = i.installation_id and gi.deleted_at is null and not gi.suspended
-  left join gitlab_connections c on c.id = i.connection_id and c.webhook_secret = i.connection_secret
+  ${joins.join('\n  ')}
 ),
-known_mr as (
-  select r.ord, m.pr_id from raw r join gitlab_merge_requests m on m.connection_id = r.connection_id and m.iid = r.pr_number
-  where r.user_id is not null
-),
-new_mr as (
-  -- A merge request's first delivery allocates its key. The update (of nothing) is for concurrent first
-  -- deliveries: the one that waited on the other's insert gets the row back, which do nothing would not.
-  insert into gitlab_merge_requests (connection_id, iid)
-  select r.connection_id, r.pr_number from raw r
-  where r.connection_id is not null and r.user_id is not null and not exists (select 1 from known_mr k where k.ord = r.ord)
-  on conflict (connection_id, iid) do update set iid = excluded.iid
-  returning connection_id, iid, pr_id
-),
+${keyTables.join('\n')}
 input as (
-  select r.*, coalesce(r.given_pr_id, k.pr_id, n.pr_id) as pr_id
+  select r.*, coalesce(${['r.given_pr_id', ...keyColumns].join(', ')}) as pr_id
   from raw r
-  left join known_mr k on k.ord = r.ord
-  left join new_mr n on n.connection_id = r.connection_id and n.iid = r.pr_number
+${keyJoins.join('\n')}
 ),
 fresh as (
   select i.* from input i
@@ -159,13 +196,13 @@ upserted as (
 ),
 links as (
   insert into repositories (user_id, repository_id, full_name, html_url, private)
-  select user_id, repo_id, repository_name, repo_html_url, repo_private from fresh where provider = 'github'
+  select user_id, repo_id, repository_name, repo_html_url, repo_private from fresh where ${links}
   on conflict (user_id, repository_id) do nothing
 ),
 link_changes as (
   update repositories r set full_name = f.repository_name, html_url = f.repo_html_url, private = f.repo_private, updated_at = now()
   from fresh f
-  where f.provider = 'github' and r.user_id = f.user_id and r.repository_id = f.repo_id
+  where f.${links} and r.user_id = f.user_id and r.repository_id = f.repo_id
     and (r.full_name, r.html_url, r.private) is distinct from (f.repository_name, f.repo_html_url, f.repo_private)
 ),
 started as (
@@ -183,10 +220,11 @@ recorded as (
   on conflict (delivery_id) do nothing
   returning delivery_id, starts_review, awaits_config
 )
-select i.ord, i.connection_id is not null and i.user_id is null as disconnected, i.user_id is not null as owned, r.delivery_id is not null as stored, coalesce(r.starts_review, false) as review_started,
+select i.ord, i.user_id is not null as owned, r.delivery_id is not null as stored, coalesce(r.starts_review, false) as review_started,
   coalesce(r.awaits_config, false) as awaits_config
 from input i left join recorded r on r.delivery_id = i.delivery_id
 order by i.ord`;
+}
 
 /**
  * Starts the run of a draft's delivery that waited for its repository configuration (which reviews
@@ -271,15 +309,25 @@ function batchFields(items: IntakeItem[]): string {
 const INTAKE_ATTEMPTS = 3;
 
 export class WebhookIntakeRepository {
-  constructor(private readonly database: DatabaseHandle) {}
+  private readonly statement: string;
+  private readonly unowned: ReadonlyMap<string, IntakeOutcome>;
+
+  /** `rules`: every host's, from the registry; the statement is built once from them. */
+  constructor(
+    private readonly database: DatabaseHandle,
+    rules: readonly IntakeRules[],
+  ) {
+    this.statement = intakeStatement(rules);
+    this.unowned = new Map(rules.map((rule) => [rule.kind, rule.unowned]));
+  }
 
   async store(items: IntakeItem[]): Promise<IntakeOutcome[]> {
     const parameters = [batchFields(items), items.map((item) => item.bodyJson)];
     for (let attempt = 1; ; attempt++) {
       try {
-        const rows = await this.database.prepared<{ disconnected: boolean; owned: boolean; stored: boolean; review_started: boolean; awaits_config: boolean }>('webhook_intake', INTAKE, parameters);
-        return rows.map((row) =>
-          row.disconnected ? 'disconnected' : !row.owned ? 'unknown-author' : !row.stored ? 'duplicate' : row.review_started ? 'review-started' : row.awaits_config ? 'draft-deferred' : 'stored',
+        const rows = await this.database.prepared<{ owned: boolean; stored: boolean; review_started: boolean; awaits_config: boolean }>('webhook_intake', this.statement, parameters);
+        return rows.map((row, index) =>
+          !row.owned ? (this.unowned.get(items[index]!.provider) ?? 'unknown-author') : !row.stored ? 'duplicate' : row.review_started ? 'review-started' : row.awaits_config ? 'draft-deferred' : 'stored',
         );
       } catch (error) {
         // The statement locks the pull request and its review, as a worker finishing a run does:

@@ -1,7 +1,5 @@
 import { getJson, setJson, type KeyValueStore } from '../adapters/kv/key-value-store.js';
-import type { GitHubClient } from '../adapters/github/github-client.js';
-import { FileRefusedError, type FileReader } from '../code-hosts/code-host.js';
-import { githubFileRead } from '../code-hosts/github/github-reader.js';
+import { FileRefusedError, type FileReader } from '../domain/host-files.js';
 import { parseRepositoryConfig } from './parse-repository-config.js';
 import { DEFAULT_REPOSITORY_CONFIG, REPOSITORY_CONFIG_PATH, type RepositoryConfig } from './repository-config-schema.js';
 
@@ -30,11 +28,6 @@ export async function readRepositoryConfig(kv: KeyValueStore, files: FileReader 
   // The cache is an optimization: a store that is down costs a host read, never the review.
   await setJson(kv, cacheKey(files.repositoryKey, baseSha), config, CACHE_TTL_SECONDS).catch(() => undefined);
   return config;
-}
-
-/** The same, for a GitHub repository read with a given token (outside a review run: tests, tools). */
-export function loadRepositoryConfig(source: { github: GitHubClient; kv: KeyValueStore }, repositoryName: string, baseSha: string, token: string | undefined): Promise<RepositoryConfig> {
-  return readRepositoryConfig(source.kv, { repositoryKey: repositoryName, fileAt: (path, ref) => githubFileRead(source.github.fileContent(repositoryName, path, ref, token)) }, baseSha);
 }
 
 const cacheKey = (repositoryKey: string, baseSha: string) => `repo-config:${repositoryKey}@${baseSha}`;

@@ -10,7 +10,8 @@ import type { ConversationRepository } from '../repositories/conversation-reposi
 import type { PullRequestRepository } from '../repositories/pull-request-repository.js';
 import type { PullRequestCode } from './pull-request-code.js';
 import type { PullRequestDiffs } from './pull-request-diffs.js';
-import { firstWords, historyMessages, systemPrompt } from '../routes/conversation/chat-context.js';
+import type { CodeHosts } from '../code-hosts/code-hosts.js';
+import { firstWords, historyMessages, systemPrompt } from './chat-context.js';
 import { chatTools } from './chat-tools.js';
 import type { feedbackBody, historyItem } from '../routes/conversation/conversation-schemas.js';
 
@@ -35,6 +36,8 @@ export interface ConversationServiceDeps {
   models: ModelRouter;
   diffs: PullRequestDiffs;
   code: PullRequestCode;
+  /** Each pull request's host: how the chat names it. */
+  hosts: () => Pick<CodeHosts, 'of'>;
   log: Logger;
 }
 
@@ -87,7 +90,7 @@ export class ConversationService {
       created,
       isNew: existing === undefined,
       choice,
-      system: systemPrompt(pr, contextLength),
+      system: systemPrompt(pr, contextLength, pr === undefined ? undefined : this.deps.hosts().of(pr)),
       messages: [...historyMessages(history, contextLength), { role: 'user' as const, content: input.message }],
       abortSignal,
     });

@@ -1,5 +1,6 @@
 import { GitHubApiError, type GitHubClient } from '../adapters/github/github-client.js';
-import type { PullRequest, User } from '../db/schema/index.js';
+import type { TokenOwner } from '../code-hosts/code-host.js';
+import type { PullRequest } from '../db/schema/index.js';
 import type { SecretBox } from '../lib/crypto/secret-box.js';
 import type { Logger } from '../lib/logger.js';
 import { installationCovers, type GitHubInstallationRepository } from '../repositories/github-installation-repository.js';
@@ -17,8 +18,6 @@ export interface GitHubTokensDeps {
   fallback: string | undefined;
   log: Logger;
 }
-
-export type TokenOwner = Pick<User, 'id' | 'codehostToken' | 'codehostRefreshToken' | 'codehostTokenExpiresAt'>;
 
 /** The token a call about a pull request uses, and where it came from (an installation token is renewed on a 401). */
 export interface PullRequestToken {

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { GitHubApiError } from '../adapters/github/github-client.js';
 import { AppError } from '../lib/app-error.js';
 import type { PullRequestRepository } from '../repositories/pull-request-repository.js';
 import type { PullRequestDiffs } from './pull-request-diffs.js';
@@ -17,12 +16,7 @@ export class PullRequestsService {
   async diff(userId: string, prId: string): Promise<string> {
     const pr = await this.pullRequests.findOwnedBySelector(userId, prId);
     if (pr === undefined) throw new AppError('NOT_FOUND', 'No such pull request');
-    try {
-      return await this.diffs.of(pr);
-    } catch (error) {
-      if (error instanceof GitHubApiError) throw new AppError('UNAVAILABLE', `GitHub did not give the diff (${error.status}); try again later`);
-      throw error;
-    }
+    return this.diffs.of(pr);
   }
 
   /** A page of the owner's pull requests as the JSON the route sends (built by the database). */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Job, QueueName } from '../adapters/queue/job-queue.js';
-import { runCommand } from '../publishing/command-step.js';
+import { runCommand } from '../review/pipeline/command-step.js';
 import { publishReview } from '../publishing/publish-step.js';
 import { decideDraft } from '../review/pipeline/draft-step.js';
 import { emailReview } from '../review/pipeline/email-step.js';

@@ -1,5 +1,5 @@
 import type { Logger } from '../lib/logger.js';
-import type { WebhookService } from '../routes/webhook/webhook-service.js';
+import type { WebhookService } from '../services/webhook-service.js';
 
 /**
  * The other half of the intake's outbox: every interval, deliveries that were stored but could

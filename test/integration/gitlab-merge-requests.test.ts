@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { githubPostedFindings, pullRequests } from '../../src/db/schema/index.js';
+import { postedFindings, pullRequests } from '../../src/db/schema/index.js';
 import { createAccount, type Account } from '../helpers/accounts.js';
 import type { ReviewInformation } from '../helpers/review-fixtures.js';
 import { reviewWorld, type ReviewWorld } from '../helpers/review-world.js';
@@ -155,7 +155,7 @@ describe('GitLab merge requests, end to end', () => {
     // A crash between posting and recording: the off-by-one's thread is on GitLab but not in the database.
     const findingOf = (discussion: { notes: Array<{ body: string }> }) => /ai-review:finding:([0-9a-f]{16})/.exec(discussion.notes[0]!.body)![1]!;
     const offByOne = findingOf(posted[0]!);
-    await world.t.app.db.delete(githubPostedFindings).where(and(eq(githubPostedFindings.pullRequestId, prId), eq(githubPostedFindings.findingId, offByOne)));
+    await world.t.app.db.delete(postedFindings).where(and(eq(postedFindings.pullRequestId, prId), eq(postedFindings.findingId, offByOne)));
 
     // A push: the fix and a new file; only the new finding is posted, the fixed one's discussion resolved (found on GitLab), the summary edited.
     world.model.reply(reviewer([{ file: 'src/sum.ts', line: 2, severity: 'MAJOR', title: 'Negative numbers are silently dropped' }]));
@@ -169,7 +169,7 @@ describe('GitLab merge requests, end to end', () => {
     expect(after[1]!.notes[0]!.resolved).toBe(false);
     expect(summaries()).toEqual([expect.objectContaining({ edits: 1 })]);
     expect(summaries()[0]!.body).toContain(`Reviewed commit ${SHA2}`);
-    const rows = await world.t.app.db.select().from(githubPostedFindings).where(eq(githubPostedFindings.pullRequestId, prId));
+    const rows = await world.t.app.db.select().from(postedFindings).where(eq(postedFindings.pullRequestId, prId));
     expect(rows.find((row) => row.findingId === offByOne)).toMatchObject({ commentId: posted[0]!.notes[0]!.id, resolvedAt: expect.any(Date) });
     expect(rows.filter((row) => row.resolvedAt === null).map((row) => row.findingId).sort()).toEqual([findingOf(after[1]!), findingOf(after[2]!)].sort());
     // Resolving a gone discussion is a write of its own: the summary's note is read again after it.

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitlabConnections, gitlabMergeRequests, pullRequests, reviews, webhookDeliveries } from '../../src/db/schema/index.js';
-import { GitLabConnectionCache } from '../../src/services/gitlab-connection-cache.js';
+import { GitLabConnectionCache } from '../../src/code-hosts/gitlab/gitlab-connection-cache.js';
 import { createAccount, type Account } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { ACCESS, FakeGitLab } from '../fakes/fake-gitlab.js';

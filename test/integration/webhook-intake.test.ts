@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pullRequests, repositories, reviews, webhookDeliveries } from '../../src/db/schema/index.js';
-import { loadRepositoryConfig } from '../../src/repository-config/load-repository-config.js';
+import { loadRepositoryConfig } from '../../src/code-hosts/github/github-repository-config.js';
 import { createAccount } from '../helpers/accounts.js';
 import { githubEnv, signInWithGitHub } from '../helpers/github-login.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';

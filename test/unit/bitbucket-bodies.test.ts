@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { BITBUCKET_COMMENT_LIMIT, bitbucketAddressedReply, bitbucketCommandReply, bitbucketInlineBody, bitbucketSummaryBody, isServiceComment } from '../../src/code-hosts/bitbucket/bitbucket-bodies.js';
 import { inlineCommentBody, summaryCommentBody } from '../../src/publishing/comment-bodies.js';
 import { HTML_MARKERS, LINK_REFERENCE_MARKERS } from '../../src/publishing/markers.js';
-import { readStoredReview, type PublishableFinding } from '../../src/publishing/stored-review.js';
+import type { PublishableFinding } from '../../src/domain/findings.js';
+import { readStoredReview } from '../../src/publishing/stored-review.js';
 
 const finding = (overrides: Partial<PublishableFinding> = {}): PublishableFinding => ({
   id: 'abc123',

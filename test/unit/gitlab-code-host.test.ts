@@ -11,7 +11,8 @@ import { GitLabChangeReader } from '../../src/code-hosts/gitlab/gitlab-reader.js
 import { pino } from 'pino';
 import type { Logger } from '../../src/lib/logger.js';
 import { findingMarker, summaryMarker } from '../../src/publishing/markers.js';
-import type { PublishableFinding } from '../../src/publishing/stored-review.js';
+import type { PublishableFinding } from '../../src/domain/findings.js';
+import { resolveGone } from '../../src/publishing/resolve-gone.js';
 import { readRepositoryConfig } from '../../src/repository-config/load-repository-config.js';
 import { parseUnifiedDiff } from '../../src/review/prepare/diff/parse-unified-diff.js';
 import { ACCESS, FakeGitLab, lineCode, type FakeDiffEntry } from '../fakes/fake-gitlab.js';
@@ -122,7 +123,7 @@ describe('GitLab as a code host, against the fake GitLab', () => {
   it('resolves the discussion of a gone finding once, and records it', async () => {
     const posted = await publisher.postedFindings();
     const resolved: string[] = [];
-    await publisher.resolveGone([{ findingId: 'added', commentId: posted.get('added')!.id }], 'd'.repeat(40), async (id) => void resolved.push(id));
+    await resolveGone(publisher, [{ findingId: 'added', commentId: posted.get('added')!.id }], 'd'.repeat(40), async (id) => void resolved.push(id), log);
     expect(resolved).toEqual(['added']);
     const discussion = discussions().find((entry) => entry.notes[0]!.id === posted.get('added')!.id)!;
     expect(discussion.notes.every((note) => note.resolved)).toBe(true);

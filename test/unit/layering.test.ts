@@ -26,47 +26,18 @@ const ROOMS: Room[] = [
   { floor: 6, room: 'code-context', paths: ['code-context/**'], neutral: true, what: 'snapshots of the reviewed commit, the code index, context blocks' },
   { floor: 7, room: 'review', paths: ['review/**'], neutral: true, what: "the reviewer's logic: prepare the diff, ask the model, read its answer, handle findings" },
   { floor: 7, room: 'code-host-seam', paths: ['code-hosts/*.ts'], neutral: true, what: 'what the service needs from a code host (interfaces) and the registry type' },
-  { floor: 8, room: 'publishing', paths: ['publishing/**'], what: 'comment bodies, markers, publication and command steps, written once for every host' },
+  { floor: 8, room: 'publishing', paths: ['publishing/**'], what: 'comment bodies, markers, commands, the publication step and gone findings, written once for every host' },
   { floor: 8, room: 'api-schemas', paths: ['routes/common-schemas.ts', 'routes/*/*-schemas.ts'], neutral: true, what: 'the HTTP API in zod (requests, responses); routes, services and the web app share it' },
   { floor: 9, room: 'services', paths: ['services/**'], what: 'domain services: the rules behind each endpoint, used by routes, workers and publishing alike' },
-  { floor: 10, room: 'review-pipeline', paths: ['review/pipeline/**'], neutral: true, what: "the review's job steps: draft, extract, review, sanitize, email" },
+  { floor: 10, room: 'review-pipeline', paths: ['review/pipeline/**'], neutral: true, what: "the review's job steps: draft, extract, review, sanitize, commands, email, diff reviews" },
   { floor: 11, room: 'hosts', paths: ['code-hosts/*/**'], what: "each code host's implementation of the seam, one folder per host" },
   { floor: 11, room: 'workers', paths: ['workers/**'], what: 'job loops: the review workers, the webhook outbox relay, worker threads' },
-  { floor: 12, room: 'plugins', paths: ['plugins/**', 'types/**'], what: 'Fastify plugins: infrastructure, repositories and services wired per app, authentication' },
-  { floor: 13, room: 'routes', paths: ['routes/**'], what: 'HTTP routes: validate, call a service, answer' },
-  { floor: 14, room: 'app', paths: ['app.ts'], what: 'the Fastify app: plugins and routes registered' },
-  { floor: 15, room: 'entry', paths: ['server.ts', 'workers/worker-thread-main.ts'], what: "process entry points: the server, a worker thread's main" },
-  { floor: 15, room: 'cli', paths: ['cli/**'], what: 'the `ai-review` command line: talks to the service over HTTP' },
-];
-
-/**
- * Known exceptions, being removed. Each is one import that breaks a floor today; the test fails
- * when one of them is gone, so the list only shrinks. Most live in files the code-host work
- * (issue 31, step 1) is reshaping right now, and go away when it lands.
- */
-const KNOWN_EXCEPTIONS: Array<[from: string, to: string, why: string]> = [
-  // The seam points at one host's token type and at publishing (code-host work).
-  ['code-hosts/code-hosts.ts', 'services/github-token.ts', 'TokenOwner belongs on the seam, not in a GitHub service'],
-  ['code-hosts/code-host.ts', 'publishing/stored-review.ts', 'PublishableFinding belongs on the seam or in domain/'],
-  // Low floors reaching into host code (code-host work).
-  ['db/schema/pull-requests.ts', 'code-hosts/code-host.ts', 'take CodeHostProvider from domain/host-kinds.ts'],
-  ['repositories/webhook-intake-repository.ts', 'code-hosts/code-host.ts', 'take CodeHostProvider from domain/host-kinds.ts'],
-  ['code-context/snapshot/snapshot-source.ts', 'adapters/github/github-client.ts', 'GitTree is GitHub\'s; the seam needs its own tree type'],
-  ['repository-config/load-repository-config.ts', 'adapters/github/github-client.ts', 'loading .ai-review.yml should go through the seam'],
-  ['repository-config/load-repository-config.ts', 'code-hosts/code-host.ts', 'loading .ai-review.yml should go through the seam'],
-  ['repository-config/load-repository-config.ts', 'code-hosts/github/github-reader.ts', 'loading .ai-review.yml should go through the seam'],
-  // Services still under routes/ (github, gitlab, webhook, chat-context), owned by the code-host work: they move to services/.
-  ['publishing/command-step.ts', 'services/conversation-service.ts', 'a job step above the services it calls; command-step belongs with the pipelines'],
-  ['publishing/command-step.ts', 'services/review-service.ts', 'a job step above the services it calls; command-step belongs with the pipelines'],
-  ['workers/webhook-outbox-relay.ts', 'routes/webhook/webhook-service.ts', 'WebhookService moves to services/'],
-  ['services/conversation-service.ts', 'routes/conversation/chat-context.ts', 'chat-context moves to services/'],
-  ['plugins/app/services.ts', 'routes/github/github-service.ts', 'moves to services/ or the host folder'],
-  ['plugins/app/services.ts', 'routes/gitlab/gitlab-service.ts', 'moves to services/ or the host folder'],
-  ['plugins/app/services.ts', 'routes/webhook/webhook-service.ts', 'moves to services/'],
-  ['plugins/app/services.ts', 'routes/webhook/app-events.ts', 'moves to services/ or the host folder'],
-  ['plugins/app/services.ts', 'routes/webhook/gitlab-webhook-service.ts', 'moves to services/ or the host folder'],
-  // Only code-hosts/github uses it: it moves there, beside github-failure.ts (code-host work owns that folder).
-  ['review/pipeline/github-access.ts', 'adapters/github/github-client.ts', 'GitHub failure rules belong in code-hosts/github'],
+  { floor: 12, room: 'registry', paths: ['code-hosts/registry.ts'], what: 'the list of code hosts: each host\'s intake rules, routes, publisher and reader, one line per host' },
+  { floor: 13, room: 'plugins', paths: ['plugins/**', 'types/**'], what: 'Fastify plugins: infrastructure, repositories and services wired per app, authentication' },
+  { floor: 14, room: 'routes', paths: ['routes/**', 'code-hosts/*/*-routes.ts', 'code-hosts/route-registry.ts'], what: "HTTP routes: validate, call a service, answer (a host's own routes live in its folder)" },
+  { floor: 15, room: 'app', paths: ['app.ts'], what: 'the Fastify app: plugins and routes registered' },
+  { floor: 16, room: 'entry', paths: ['server.ts', 'workers/worker-thread-main.ts'], what: "process entry points: the server, a worker thread's main" },
+  { floor: 16, room: 'cli', paths: ['cli/**'], what: 'the `ai-review` command line: talks to the service over HTTP' },
 ];
 
 interface Room {
@@ -161,25 +132,18 @@ describe('the floors of src/', () => {
     expect(graph.files.filter((file) => roomOf(file) === undefined)).toEqual([]);
   });
 
-  it('imports only downward, except the known exceptions', () => {
-    const known = new Set(KNOWN_EXCEPTIONS.map(([from, to]) => `${from} → ${to}`));
+  it('imports only downward, with no exception', () => {
     const violations: string[] = [];
-    const seen = new Set<string>();
     for (const [file, targets] of graph.edges) {
       const from = roomOf(file)!;
       for (const target of targets) {
         const to = roomOf(target)!;
         if (allowed(from, to)) continue;
-        const edge = `${file} → ${target}`;
-        if (known.has(edge)) seen.add(edge);
-        else {
-          const rule = to.room === 'host-clients' && to.floor < from.floor ? 'is host-neutral and may not import' : 'may not import';
-          violations.push(`${edge}: ${from.room} (floor ${from.floor}) ${rule} ${to.room} (floor ${to.floor})`);
-        }
+        const rule = to.room === 'host-clients' && to.floor < from.floor ? 'is host-neutral and may not import' : 'may not import';
+        violations.push(`${file} → ${target}: ${from.room} (floor ${from.floor}) ${rule} ${to.room} (floor ${to.floor})`);
       }
     }
     expect(violations, 'imports that break a floor (move the code, or take a type from domain/)').toEqual([]);
-    expect([...known].filter((edge) => !seen.has(edge)), 'known exceptions that no longer occur: remove them from KNOWN_EXCEPTIONS').toEqual([]);
   });
 
   it('has no import cycle, type-only imports included', () => {

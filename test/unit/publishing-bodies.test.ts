@@ -3,7 +3,8 @@ import { COMMENT_LIMIT, FOLDED_FILE_LIST, inlineCommentBody, summaryCommentBody 
 import { parseCommand } from '../../src/publishing/commands.js';
 import { findingIdOf, isSummary } from '../../src/publishing/markers.js';
 import { MAX_INLINE_COMMENTS, selectInline } from '../../src/publishing/select-inline.js';
-import { readStoredReview, type PublishableFinding } from '../../src/publishing/stored-review.js';
+import type { PublishableFinding } from '../../src/domain/findings.js';
+import { readStoredReview } from '../../src/publishing/stored-review.js';
 
 const finding = (overrides: Partial<PublishableFinding> = {}): PublishableFinding => ({
   id: 'abc123',

@@ -1,4 +1,8 @@
-import type { GitTree } from '../../adapters/github/github-client.js';
+/** A commit's files with their sizes; `truncated` when the host listed only part of them. */
+export interface SnapshotTree {
+  truncated: boolean;
+  files: Array<{ path: string; size: number }>;
+}
 
 /**
  * Where a repository's code at one commit comes from. GitHub's implementation reads its REST API;
@@ -19,7 +23,7 @@ export interface SnapshotSource {
   /** The commit's files as a gzipped tar whose entries sit under one top folder, streamed. */
   archive(commit: string): Promise<ReadableStream<Uint8Array>>;
   /** Every file of the commit with its size. */
-  listFiles(commit: string): Promise<GitTree>;
+  listFiles(commit: string): Promise<SnapshotTree>;
   /** One file at the commit; null when it does not exist there. */
   readFile(commit: string, path: string): Promise<string | null>;
 }

@@ -1,6 +1,6 @@
 import { addressedReplyBody, inlineCommentBody, summaryCommentBody, type BodyDialect, type SummaryInput } from '../../publishing/comment-bodies.js';
 import { LINK_REFERENCE_MARKERS } from '../../publishing/markers.js';
-import type { PublishableFinding } from '../../publishing/stored-review.js';
+import type { PublishableFinding } from '../../domain/findings.js';
 
 /**
  * Bitbucket's comment size is undocumented for Cloud; integrators cap near 32 KB (facts §3: PR-Agent

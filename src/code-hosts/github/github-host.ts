@@ -3,16 +3,19 @@ import type { GitHubCommand } from '../../adapters/queue/job-queue.js';
 import type { PullRequest } from '../../db/schema/index.js';
 import type { Logger } from '../../lib/logger.js';
 import { installationCovers, type GitHubInstallationRepository } from '../../repositories/github-installation-repository.js';
-import type { CommandTarget } from '../../publishing/command-step.js';
+import type { CommandTarget } from '../code-host.js';
 import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
 import type { GitHubAppRegistry } from '../../services/github-app-registry.js';
 import type { HostSession } from '../code-host.js';
+import { descriptionText } from '../change-description.js';
 import type { CodeHost } from '../code-hosts.js';
 import { GitHubChangeReader, type GitHubReaderDeps } from './github-reader.js';
 import { githubSession } from './github-publisher.js';
 
 export interface GitHubHostDeps {
   installations: GitHubInstallationRepository;
+  /** The App in use as this process last read it, without a read (decisions.md §13: it may be created while running). */
+  currentApp: () => GitHubApp | undefined;
   /** The App in use (it may be created while the service runs, decisions.md §13); throws when none is. */
   app: () => Promise<GitHubApp>;
   log: Logger;
@@ -45,8 +48,20 @@ export async function githubCommandTarget(deps: GitHubHostDeps & { pullRequests:
 }
 
 /** GitHub as one of the service's code hosts. */
-export function githubHost(deps: GitHubHostDeps & GitHubReaderDeps): CodeHost {
+export function githubHost(deps: GitHubHostDeps & GitHubReaderDeps & { pullRequests: PullRequestRepository }): CodeHost {
   return {
+    name: 'GitHub',
+    description: (pr) => descriptionText((pr.bodyBlob as { pull_request?: { body?: unknown } } | null)?.pull_request?.body),
+    changeLabel: (pr) => `${pr.repositoryName}#${pr.prNumber}: ${pr.title} (GitHub id ${pr.prId})`,
+    // Only through the App's installation.
+    unpublishedReason: (pr) => (pr.installationId === null || deps.currentApp() === undefined ? 'The pull request did not come through the GitHub App' : null),
+    async publicationBlock(pr) {
+      const installation = pr.installationId === null ? undefined : await deps.installations.find(pr.installationId);
+      if (installationCovers(installation, { id: pr.repositoryId === null ? null : Number(pr.repositoryId), fullName: pr.repositoryName })) return undefined;
+      return { state: 'not_applicable', reason: 'The GitHub App was uninstalled, suspended or lost access to this repository' };
+    },
+    // Jobs queued before GitLab existed carry no `provider`.
+    commandTarget: (command) => (command.provider === undefined || command.provider === 'github' ? githubCommandTarget(deps, command) : Promise.resolve(undefined)),
     session: (pr) => githubPullRequestSession(deps, pr),
     reader: (pr, owner) => Promise.resolve(new GitHubChangeReader(deps, pr, owner)),
   };

@@ -1,11 +1,11 @@
 import { AppPullRequest, type InlineComment, type PostedComment } from '../../adapters/github/app-pull-request.js';
 import { toGitHubError, type GitHubApp } from '../../adapters/github/github-app.js';
 import { GitHubApiError } from '../../adapters/github/github-client.js';
-import { addressedReplyBody, inlineCommentBody, reviewBody } from '../../publishing/comment-bodies.js';
-import { addressedIdOf, findingIdOf, isSummary } from '../../publishing/markers.js';
-import type { PublishableFinding } from '../../publishing/stored-review.js';
+import { HTML_DIALECT, inlineCommentBody, reviewBody } from '../../publishing/comment-bodies.js';
+import { findingIdOf, isSummary } from '../../publishing/markers.js';
+import type { PublishableFinding } from '../../domain/findings.js';
 import type { Logger } from '../../lib/logger.js';
-import type { ChangePublisher, GoneFinding, HostNote, ReviewStatusReport, StatusRef } from '../code-host.js';
+import type { ChangePublisher, FindingThread, HostNote, ReviewStatusReport, StatusRef } from '../code-host.js';
 import { githubJobFailure } from './github-failure.js';
 
 const note = (comment: PostedComment): HostNote => ({ id: comment.id, body: comment.body, url: comment.htmlUrl });
@@ -16,6 +16,7 @@ const note = (comment: PostedComment): HostNote => ({ id: comment.id, body: comm
  */
 export class GitHubPublisher implements ChangePublisher {
   readonly refusedReason = 'GitHub could not place it on the diff';
+  readonly dialect = HTML_DIALECT;
 
   constructor(
     private readonly github: AppPullRequest,
@@ -85,22 +86,27 @@ export class GitHubPublisher implements ChangePublisher {
   }
 
   /** Where GitHub refuses to resolve (no permission, a thread already gone), the thread gets a reply saying where it was addressed. */
-  async resolveGone(gone: GoneFinding[], sha: string, resolved: (findingId: string) => Promise<void>): Promise<void> {
+  /** The review threads, through GraphQL (REST does not show whether a thread is resolved). */
+  async findingThreads(): Promise<FindingThread[]> {
     const threads = await this.github.reviewThreads();
-    for (const { findingId, commentId } of gone) {
-      const thread = threads.find((candidate) => candidate.comments[0]?.databaseId === commentId);
-      const answered = thread?.comments.some((comment) => addressedIdOf(comment.body) === findingId) ?? false;
-      if (thread !== undefined && !thread.isResolved && !answered) {
-        try {
-          await this.github.resolveThread(thread.id);
-        } catch (error) {
-          if (toGitHubError(error) instanceof GitHubApiError && (toGitHubError(error) as GitHubApiError).retryAfterMs !== undefined) throw error;
-          this.log.info({ err: error, findingId }, 'could not resolve the thread; replying instead');
-          await this.github.replyToComment(commentId, addressedReplyBody(findingId, sha));
-        }
-      }
-      await resolved(findingId);
-    }
+    return threads.flatMap((thread) => {
+      const first = thread.comments[0];
+      return first === undefined ? [] : [{ id: thread.id, firstNoteId: first.databaseId, resolved: thread.isResolved, noteBodies: thread.comments.map((comment) => comment.body) }];
+    });
+  }
+
+  resolveThread(thread: FindingThread): Promise<void> {
+    return this.github.resolveThread(thread.id);
+  }
+
+  replyInThread(thread: FindingThread, body: string): Promise<void> {
+    return this.github.replyToComment(thread.firstNoteId, body);
+  }
+
+  /** Anything but a rate limit: an App without the permission to resolve still may reply. */
+  mayAnswerInstead(error: unknown): boolean {
+    const failure = toGitHubError(error);
+    return !(failure instanceof GitHubApiError && failure.retryAfterMs !== undefined);
   }
 
   /** The one summary comment: found by its marker among the App's comments, edited in place, created only when none exists. */

@@ -1,7 +1,8 @@
 import { GitHubApiError, type GitHubClient } from '../../adapters/github/github-client.js';
 import type { PullRequest } from '../../db/schema/index.js';
-import { githubFailure } from '../../review/pipeline/github-access.js';
-import type { GitHubTokens, TokenOwner } from '../../services/github-token.js';
+import { githubFailure } from './github-access.js';
+import type { GitHubTokens } from '../../services/github-token.js';
+import type { TokenOwner } from '../code-host.js';
 import { FileRefusedError, type ChangeReader } from '../code-host.js';
 import { GitHubSnapshotSource } from './github-snapshot-source.js';
 

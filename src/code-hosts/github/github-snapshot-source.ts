@@ -1,5 +1,5 @@
-import { GitHubApiError, type GitHubClient, type GitTree } from '../../adapters/github/github-client.js';
-import type { SnapshotSource } from '../../code-context/snapshot/snapshot-source.js';
+import { GitHubApiError, type GitHubClient } from '../../adapters/github/github-client.js';
+import type { SnapshotSource, SnapshotTree } from '../../code-context/snapshot/snapshot-source.js';
 
 /** Runs one GitHub call with the pull request's token (`GitHubTokens.read`: renewed once on a 401). */
 export type WithToken = <T>(call: (token: string | undefined) => Promise<T>) => Promise<T>;
@@ -27,7 +27,7 @@ export class GitHubSnapshotSource implements SnapshotSource {
     return this.withToken((token) => this.github.tarball(this.repository, commit, token));
   }
 
-  listFiles(commit: string): Promise<GitTree> {
+  listFiles(commit: string): Promise<SnapshotTree> {
     return this.withToken((token) => this.github.tree(this.repository, commit, token));
   }
 

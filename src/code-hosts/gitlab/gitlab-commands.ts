@@ -3,12 +3,12 @@ import { GitLabConnectionBrokenError } from '../../adapters/gitlab/gitlab-errors
 import { getJson, setJson, type KeyValueStore } from '../../adapters/kv/key-value-store.js';
 import type { GitLabCommand } from '../../adapters/queue/job-queue.js';
 import type { GitLabConnection, PullRequest } from '../../db/schema/index.js';
-import type { CommandTarget } from '../../publishing/command-step.js';
-import type { GitHubPublicationRepository } from '../../repositories/github-publication-repository.js';
+import type { CommandTarget } from '../code-host.js';
+import type { PublicationRepository } from '../../repositories/publication-repository.js';
 import type { GitLabMergeRequestRepository } from '../../repositories/gitlab-merge-request-repository.js';
 import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
 import { gitlabJobFailure } from './gitlab-failure.js';
-import { gitlabSession, type GitLabHostDeps } from './gitlab-host.js';
+import { gitlabSession, type GitLabHostDeps } from './gitlab-session.js';
 
 /** GitLab's Developer access level: the least that may command the service (decisions.md §12). */
 export const DEVELOPER_ACCESS = 30;
@@ -19,7 +19,7 @@ export interface GitLabCommandDeps extends GitLabHostDeps {
   connections: { find(id: string): Promise<GitLabConnection | undefined> };
   mergeRequests: GitLabMergeRequestRepository;
   pullRequests: Pick<PullRequestRepository, 'findByPrId'>;
-  publications: Pick<GitHubPublicationRepository, 'findingOfThread'>;
+  publications: Pick<PublicationRepository, 'findingOfThread'>;
   target: (connection: GitLabConnection) => GitLabTarget;
   kv: KeyValueStore;
 }

@@ -1,42 +1,18 @@
-import type { GitLabClient } from '../../adapters/gitlab/gitlab-client.js';
 import { GitLabConnectionBrokenError } from '../../adapters/gitlab/gitlab-errors.js';
-import type { GitLabTarget } from '../../adapters/gitlab/gitlab-client.js';
+import { UnrecoverableJobError } from '../../adapters/queue/job-queue.js';
 import type { GitLabConnection, PullRequest } from '../../db/schema/index.js';
-import type { Logger } from '../../lib/logger.js';
-import type { GitLabMergeRequestRepository } from '../../repositories/gitlab-merge-request-repository.js';
-import type { ChangePublisher, HostSession } from '../code-host.js';
-import { requireConnection, type CodeHost } from '../code-hosts.js';
+import { apiPrId } from '../../lib/ids.js';
+import { descriptionText } from '../change-description.js';
+import type { CodeHost } from '../code-hosts.js';
+import { gitlabCommandTarget, type GitLabCommandDeps } from './gitlab-commands.js';
 import { gitlabJobFailure } from './gitlab-failure.js';
-import { GitLabPublisher, type GitLabMergeRequestRef } from './gitlab-publisher.js';
+import type { GitLabMergeRequestRef } from './gitlab-publisher.js';
 import { GitLabChangeReader } from './gitlab-reader.js';
+import { gitlabSession } from './gitlab-session.js';
 
-export interface GitLabHostDeps {
-  client: GitLabClient;
-  /** A 401 or 403 marks the connection `broken` with GitLab's reason (shown in the list and the web app). */
-  markBroken: (connectionId: string, reason: string) => Promise<void>;
-  log: Logger;
-}
+export { gitlabSession };
 
-/** A merge request's session as its connection's token user; a refused token breaks the connection before the job ends. */
-export function gitlabSession(deps: GitLabHostDeps, connectionId: string, mr: GitLabMergeRequestRef): HostSession {
-  return {
-    run: async <T>(call: (publisher: ChangePublisher) => Promise<T>) => {
-      try {
-        return await call(new GitLabPublisher(deps.client, mr, deps.log));
-      } catch (error) {
-        if (error instanceof GitLabConnectionBrokenError) await deps.markBroken(connectionId, error.message);
-        throw error;
-      }
-    },
-    failure: gitlabJobFailure,
-  };
-}
-
-export interface GitLabCodeHostDeps extends GitLabHostDeps {
-  mergeRequests: GitLabMergeRequestRepository;
-  /** A connection's instance and decrypted token. */
-  target: (connection: GitLabConnection) => GitLabTarget;
-}
+export type GitLabCodeHostDeps = GitLabCommandDeps;
 
 /** GitLab as one of the service's code hosts: a merge request's record names its connection. */
 export function gitlabHost(deps: GitLabCodeHostDeps): CodeHost {
@@ -48,6 +24,19 @@ export function gitlabHost(deps: GitLabCodeHostDeps): CodeHost {
     tokenUserId: connection.tokenUserId,
   });
   return {
+    name: 'GitLab',
+    description: (pr) => descriptionText((pr.bodyBlob as { object_attributes?: { description?: unknown } } | null)?.object_attributes?.description),
+    // A merge request is named by its record's id and GitLab's `!` (decisions.md §12).
+    changeLabel: (pr) => `${pr.repositoryName}!${pr.prNumber}: ${pr.title} (GitLab merge request, id ${apiPrId(pr)})`,
+    // Every merge request came through a connection.
+    unpublishedReason: () => null,
+    async publicationBlock(pr) {
+      const connection = await deps.mergeRequests.connectionOf(pr.prId);
+      if (connection === undefined) return { state: 'not_applicable', reason: 'The GitLab project was disconnected' };
+      if (connection.status === 'broken') return { state: 'failed', reason: `GitLab refused the connection's token: ${connection.brokenReason ?? 'unknown reason'}` };
+      return undefined;
+    },
+    commandTarget: (command) => (command.provider === 'gitlab' ? gitlabCommandTarget(deps, command) : Promise.resolve(undefined)),
     async session(pr) {
       const connection = await deps.mergeRequests.connectionOf(pr.prId);
       // Disconnected, or its token refused: nothing is posted until its owner connects it again.
@@ -65,4 +54,10 @@ export function gitlabHost(deps: GitLabCodeHostDeps): CodeHost {
       });
     },
   };
+}
+
+/** A merge request whose connection was removed cannot be read any more: retrying will not bring it back. */
+function requireConnection(connection: GitLabConnection | undefined): GitLabConnection {
+  if (connection === undefined) throw new UnrecoverableJobError('The GitLab project was disconnected');
+  return connection;
 }

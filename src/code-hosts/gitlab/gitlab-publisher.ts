@@ -5,11 +5,11 @@ import { GitLabApiError } from '../../adapters/gitlab/gitlab-errors.js';
 import type { GitLabDiscussion } from '../../adapters/gitlab/gitlab-schemas.js';
 import { RetryLaterError } from '../../adapters/queue/job-queue.js';
 import type { Logger } from '../../lib/logger.js';
-import { addressedReplyBody, inlineCommentBody } from '../../publishing/comment-bodies.js';
-import { addressedIdOf, findingIdOf, isSummary } from '../../publishing/markers.js';
-import type { PublishableFinding } from '../../publishing/stored-review.js';
+import { HTML_DIALECT, inlineCommentBody } from '../../publishing/comment-bodies.js';
+import { findingIdOf, isSummary } from '../../publishing/markers.js';
+import type { PublishableFinding } from '../../domain/findings.js';
 import { parseUnifiedDiff } from '../../review/prepare/diff/parse-unified-diff.js';
-import type { ChangePublisher, GoneFinding, HostNote, ReviewStatusReport, StatusRef } from '../code-host.js';
+import type { ChangePublisher, FindingThread, HostNote, ReviewStatusReport, StatusRef } from '../code-host.js';
 import { diffPositions } from './gitlab-position.js';
 
 export const STATUS_NAME = 'AI review';
@@ -43,6 +43,7 @@ export interface GitLabMergeRequestRef {
  */
 export class GitLabPublisher implements ChangePublisher {
   readonly refusedReason = 'GitLab could not place it on the diff';
+  readonly dialect = HTML_DIALECT;
 
   /**
    * The merge request's discussions as this publisher (one job) last read them. A publication reads
@@ -126,23 +127,26 @@ export class GitLabPublisher implements ChangePublisher {
   }
 
   /** Where GitLab refuses to resolve (a discussion that is not resolvable), the discussion gets a reply saying where it was addressed. */
-  async resolveGone(gone: GoneFinding[], sha: string, resolved: (findingId: string) => Promise<void>): Promise<void> {
-    const discussions = await this.discussions();
-    for (const { findingId, commentId } of gone) {
-      const discussion = discussions.find((candidate) => candidate.notes[0]?.id === commentId);
-      const answered = discussion?.notes.some((note) => addressedIdOf(note.body) === findingId) ?? false;
-      if (discussion !== undefined && discussion.notes[0]?.resolved !== true && !answered) {
-        this.known = undefined;
-        try {
-          await this.client.resolveDiscussion(this.mr.target, this.mr.projectId, this.mr.iid, discussion.id);
-        } catch (error) {
-          if (error instanceof RetryLaterError || !(error instanceof GitLabApiError) || error.status === 401 || error.status === 403) throw error;
-          this.log.info({ err: error, findingId }, 'could not resolve the discussion; replying instead');
-          await this.client.replyToDiscussion(this.mr.target, this.mr.projectId, this.mr.iid, discussion.id, addressedReplyBody(findingId, sha));
-        }
-      }
-      await resolved(findingId);
-    }
+  async findingThreads(): Promise<FindingThread[]> {
+    return (await this.discussions()).flatMap((discussion) => {
+      const first = discussion.notes[0];
+      return first === undefined ? [] : [{ id: discussion.id, firstNoteId: first.id, resolved: first.resolved === true, noteBodies: discussion.notes.map((note) => note.body) }];
+    });
+  }
+
+  async resolveThread(thread: FindingThread): Promise<void> {
+    this.known = undefined;
+    await this.client.resolveDiscussion(this.mr.target, this.mr.projectId, this.mr.iid, thread.id);
+  }
+
+  async replyInThread(thread: FindingThread, body: string): Promise<void> {
+    this.known = undefined;
+    await this.client.replyToDiscussion(this.mr.target, this.mr.projectId, this.mr.iid, thread.id, body);
+  }
+
+  /** GitLab's own refusals of the resolve (a 4xx other than a refused token); a rate limit, a refused token or a network failure rethrow. */
+  mayAnswerInstead(error: unknown): boolean {
+    return !(error instanceof RetryLaterError || !(error instanceof GitLabApiError) || error.status === 401 || error.status === 403);
   }
 
   async upsertSummary(body: string): Promise<HostNote> {

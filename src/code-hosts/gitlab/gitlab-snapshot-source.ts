@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { GitTree } from '../../adapters/github/github-client.js';
 import type { GitLabClient } from '../../adapters/gitlab/gitlab-client.js';
 import { GitLabApiError, GitLabConnectionBrokenError } from '../../adapters/gitlab/gitlab-errors.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../../code-context/snapshot/snapshot-cache.js';
-import type { SnapshotSource } from '../../code-context/snapshot/snapshot-source.js';
+import type { SnapshotSource, SnapshotTree } from '../../code-context/snapshot/snapshot-source.js';
 import type { GitLabMergeRequestRef } from './gitlab-publisher.js';
 
 /**
@@ -50,7 +49,7 @@ export class GitLabSnapshotSource implements SnapshotSource {
     return archive;
   }
 
-  async listFiles(commit: string): Promise<GitTree> {
+  async listFiles(commit: string): Promise<SnapshotTree> {
     const tree = await this.client.treePaths(this.mr.target, this.mr.projectId, commit).catch(this.failure);
     return { truncated: tree.truncated, files: tree.paths.map((path) => ({ path, size: 0 })) };
   }

@@ -1,19 +1,12 @@
-import { sql } from 'drizzle-orm';
-import { bigint, integer, pgSequence, pgTable, primaryKey, uuid } from 'drizzle-orm/pg-core';
+import { bigint, integer, pgTable, primaryKey, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.js';
 import { gitlabConnections } from './gitlab-connections.js';
-
-/**
- * The internal key of merge requests' rows in `pull_requests.pr_id` (which reviews reference):
- * negative, so it never meets a GitHub pull request id. Never shown: the API names a merge request
- * by its record's UUID (decisions.md §12).
- */
-export const gitlabPrIdSequence = pgSequence('gitlab_pr_id_seq', { startWith: 1, increment: 1 });
+import { newPullRequestKey } from './pull-requests.js';
 
 /**
  * Which merge request of which connection a `pull_requests` row is. GitLab's ids collide across
  * instances, and a second user connecting the same project gets records of their own, so the
- * connection and the iid name it. Removed with its connection; the pull request and its reviews stay.
+ * connection and the iid name it; its `pr_id` is the row's internal key (`pull_request_key_seq`). Removed with its connection; the pull request and its reviews stay.
  */
 export const gitlabMergeRequests = pgTable(
   'gitlab_merge_requests',
@@ -25,7 +18,7 @@ export const gitlabMergeRequests = pgTable(
     prId: bigint('pr_id', { mode: 'number' })
       .notNull()
       .unique('gitlab_merge_requests_pr_id_key')
-      .default(sql`-nextval('gitlab_pr_id_seq')`),
+      .default(newPullRequestKey),
     createdAt: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.connectionId, table.iid] })],

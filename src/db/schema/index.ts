@@ -13,7 +13,7 @@ export * from './webhook-deliveries.js';
 export * from './finding-feedback.js';
 export * from './service-settings.js';
 export * from './github-installations.js';
-export * from './github-publications.js';
+export * from './publications.js';
 export * from './gitlab-connections.js';
 export * from './usage-records.js';
 export * from './usage-daily.js';

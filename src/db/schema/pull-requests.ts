@@ -1,12 +1,21 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, json, pgTable, text, uuid, varchar } from 'drizzle-orm/pg-core';
-import type { CodeHostProvider } from '../../code-hosts/code-host.js';
+import { bigint, boolean, index, integer, json, pgSequence, pgTable, text, uuid, varchar } from 'drizzle-orm/pg-core';
+import type { HostKind } from '../../domain/host-kinds.js';
 import { createdAt, primaryUuid, updatedAt } from './columns.js';
 import { organizations } from './organizations.js';
 import { users } from './users.js';
 
 export const REVIEW_STATUSES = ['pending', 'completed', 'failed'] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+
+/**
+ * The internal keys of pull requests whose host id is not GitHub's (every other host): one sequence
+ * for all of them, negated, so a key never meets a GitHub id nor another host's key. A host's link
+ * table (`gitlab_merge_requests`) takes its default from `newPullRequestKey`; the API never shows
+ * a key (`lib/ids.ts`).
+ */
+export const pullRequestKeySequence = pgSequence('pull_request_key_seq', { startWith: 1, increment: 1 });
+export const newPullRequestKey = sql`-nextval('pull_request_key_seq')`;
 
 export const pullRequests = pgTable(
   'pull_requests',
@@ -22,13 +31,14 @@ export const pullRequests = pgTable(
      */
     orgId: uuid('org_id').references(() => organizations.id, { onDelete: 'cascade' }),
     /**
-     * GitHub's pull request id (exceeds 2^31); for a GitLab merge request, an internal negative key
-     * (`gitlab_merge_requests`), the API naming it by `id` instead (decisions.md §12).
+     * Positive: GitHub's pull request id (exceeds 2^31), kept as it always was. Negative: an internal
+     * key from `pull_request_key_seq`, for every other host, the API naming it by `id` instead
+     * (decisions.md §12, `lib/ids.ts`).
      */
     // A constraint, not just an index: reviews reference it.
     prId: bigint('pr_id', { mode: 'number' }).notNull().unique('pull_requests_pr_id_key'),
     /** The code host it lives on (decisions.md §12). */
-    provider: varchar('provider', { length: 16 }).$type<CodeHostProvider>().notNull().default('github'),
+    provider: varchar('provider', { length: 16 }).$type<HostKind>().notNull().default('github'),
     repositoryId: varchar('repository_id', { length: 64 }),
     repositoryName: varchar('repository_name', { length: 256 }).notNull(),
     prNumber: integer('pr_number').notNull(),

@@ -5,7 +5,7 @@ import { ConversationRepository } from '../../repositories/conversation-reposito
 import { FindingFeedbackRepository } from '../../repositories/finding-feedback-repository.js';
 import { DiffReviewRepository } from '../../repositories/diff-review-repository.js';
 import { GitHubInstallationRepository } from '../../repositories/github-installation-repository.js';
-import { GitHubPublicationRepository } from '../../repositories/github-publication-repository.js';
+import { PublicationRepository } from '../../repositories/publication-repository.js';
 import { GitLabConnectionRepository } from '../../repositories/gitlab-connection-repository.js';
 import { GitLabMergeRequestRepository } from '../../repositories/gitlab-merge-request-repository.js';
 import { AuditRepository } from '../../repositories/audit-repository.js';
@@ -15,6 +15,7 @@ import { OtpRepository } from '../../repositories/otp-repository.js';
 import { PullRequestRepository } from '../../repositories/pull-request-repository.js';
 import { ReviewRepository } from '../../repositories/review-repository.js';
 import { WebhookDeliveryRepository } from '../../repositories/webhook-delivery-repository.js';
+import { HOST_INTAKES } from '../../code-hosts/registry.js';
 import { WebhookIntakeRepository } from '../../repositories/webhook-intake-repository.js';
 import { WorkspaceRepository } from '../../repositories/workspace-repository.js';
 import { SessionRepository } from '../../repositories/session-repository.js';
@@ -39,7 +40,7 @@ export interface Repositories {
   feedback: FindingFeedbackRepository;
   diffReviews: DiffReviewRepository;
   installations: GitHubInstallationRepository;
-  publications: GitHubPublicationRepository;
+  publications: PublicationRepository;
   gitlabConnections: GitLabConnectionRepository;
   gitlabMergeRequests: GitLabMergeRequestRepository;
   organizations: OrganizationRepository;
@@ -57,7 +58,7 @@ export default fp(
       usage: new UsageRepository(app.db),
       usageHistory: new UsageHistoryRepository(app.database),
       pullRequests: new PullRequestRepository(app.database),
-      webhookIntake: new WebhookIntakeRepository(app.database),
+      webhookIntake: new WebhookIntakeRepository(app.database, Object.values(HOST_INTAKES)),
       deliveries: new WebhookDeliveryRepository(app.db),
       reviews: new ReviewRepository(app.database, (outcome, mode) => app.metrics.reviews.labels(outcome, mode).inc()),
       byokProviders: new ByokProviderRepository(app.db),
@@ -66,7 +67,7 @@ export default fp(
       feedback: new FindingFeedbackRepository(app.db),
       diffReviews: new DiffReviewRepository(app.db),
       installations: new GitHubInstallationRepository(app.db),
-      publications: new GitHubPublicationRepository(app.db),
+      publications: new PublicationRepository(app.db),
       gitlabConnections: new GitLabConnectionRepository(app.db),
       gitlabMergeRequests: new GitLabMergeRequestRepository(app.db),
       organizations: new OrganizationRepository(app.db),

@@ -11,19 +11,18 @@ import { OneTimeCodes } from '../../services/one-time-codes.js';
 import { PullRequestsService } from '../../services/pull-requests-service.js';
 import { ReviewService } from '../../services/review-service.js';
 import { UsersService } from '../../services/users-service.js';
-import { WebhookService } from '../../routes/webhook/webhook-service.js';
-import { AppEventsService } from '../../routes/webhook/app-events.js';
-import { GitHubAppService } from '../../routes/github/github-service.js';
+import { WebhookService } from '../../services/webhook-service.js';
+import { AppEventsService } from '../../code-hosts/github/github-app-events.js';
+import { GitHubAppService } from '../../code-hosts/github/github-app-service.js';
 import { GitLabClient } from '../../adapters/gitlab/gitlab-client.js';
-import { GitLabService } from '../../routes/gitlab/gitlab-service.js';
+import { GitLabService } from '../../code-hosts/gitlab/gitlab-service.js';
 import { CodeHosts } from '../../code-hosts/code-hosts.js';
-import { gitlabCommandTarget } from '../../code-hosts/gitlab/gitlab-commands.js';
+import type { CommandTarget } from '../../code-hosts/code-host.js';
 import type { AppCommand } from '../../adapters/queue/job-queue.js';
-import type { CommandTarget } from '../../publishing/command-step.js';
-import { appInUse, githubCommandTarget, githubHost } from '../../code-hosts/github/github-host.js';
+import { appInUse, githubHost } from '../../code-hosts/github/github-host.js';
 import { gitlabHost } from '../../code-hosts/gitlab/gitlab-host.js';
-import { GitLabWebhookService } from '../../routes/webhook/gitlab-webhook-service.js';
-import { GitLabConnectionCache } from '../../services/gitlab-connection-cache.js';
+import { GitLabWebhookService } from '../../code-hosts/gitlab/gitlab-webhook-service.js';
+import { GitLabConnectionCache } from '../../code-hosts/gitlab/gitlab-connection-cache.js';
 import { GitHubAppSetupService } from '../../services/github-app-setup-service.js';
 import { Operators } from '../../services/operators.js';
 import { PublicationService } from '../../publishing/publication-service.js';
@@ -130,23 +129,18 @@ export default fp(
     });
 
     const publishing = new PublicationService({
-      get app() {
-        return githubApps.current;
-      },
       queue: app.queue,
       publications: repos.publications,
-      installations: repos.installations,
-      gitlabConnectionOf: (prId) => repos.gitlabMergeRequests.connectionOf(prId),
+      hosts: () => codeHosts,
       log: log.child({ component: 'publishing' }),
     });
-    // Built below; read only when a merge request's diff is asked for.
     const codeSnapshots = new CodeSnapshots(new SnapshotCache({ root: config.reviewSnapshot.dir, maxBytes: config.reviewSnapshot.maxBytes }));
     const pullRequestCode = new PullRequestCode({
       snapshots: codeSnapshots,
       users: repos.users,
       hosts: () => codeHosts,
     });
-    const diffs = new PullRequestDiffs({ pullRequests: repos.pullRequests, users: repos.users, github: app.github, tokens: githubTokens, hosts: () => codeHosts });
+    const diffs = new PullRequestDiffs({ pullRequests: repos.pullRequests, users: repos.users, hosts: () => codeHosts });
 
     const webhook = new WebhookService({
       users: repos.users,
@@ -170,40 +164,31 @@ export default fp(
       log: log.child({ component: 'gitlab' }),
     });
     const publishLog = log.child({ component: 'publishing' });
+    // Read by the services above only when called, once it is built.
     const codeHosts = new CodeHosts({
       github: githubHost({
         github: app.github,
         apiUrl: config.github.apiUrl,
         tokens: githubTokens,
         installations: repos.installations,
+        pullRequests: repos.pullRequests,
         app: appInUse(githubApps),
+        currentApp: () => githubApps.current,
         log: publishLog,
       }),
       gitlab: gitlabHost({
         client: gitlabClient,
+        connections: repos.gitlabConnections,
         mergeRequests: repos.gitlabMergeRequests,
+        pullRequests: repos.pullRequests,
+        publications: repos.publications,
         target: (connection) => gitlab.target(connection),
         markBroken: (connectionId, reason) => gitlab.markBroken(connectionId, reason),
+        kv: app.kv,
         log: publishLog,
       }),
     });
-    const commandTarget = (command: AppCommand) =>
-      command.provider === 'gitlab'
-        ? gitlabCommandTarget(
-            {
-              client: gitlabClient,
-              connections: repos.gitlabConnections,
-              mergeRequests: repos.gitlabMergeRequests,
-              pullRequests: repos.pullRequests,
-              publications: repos.publications,
-              target: (connection) => gitlab.target(connection),
-              markBroken: (connectionId, reason) => gitlab.markBroken(connectionId, reason),
-              kv: app.kv,
-              log: publishLog,
-            },
-            command,
-          )
-        : githubCommandTarget({ installations: repos.installations, app: appInUse(githubApps), log: publishLog, pullRequests: repos.pullRequests }, command);
+    const commandTarget = (command: AppCommand) => codeHosts.commandTarget(command);
     const orgAccess = new OrgAccess(repos.organizations);
     const auditLog = new AuditLog(repos.audit);
     const organizations = new OrganizationService({
@@ -254,6 +239,7 @@ export default fp(
         models,
         diffs,
         code: pullRequestCode,
+        hosts: () => codeHosts,
         log: log.child({ component: 'chat' }),
       }),
       workspace: new WorkspaceService(repos.workspace, spaceAudit),

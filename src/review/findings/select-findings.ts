@@ -4,20 +4,11 @@ import { anchorRange } from './anchor.js';
 import { RepeatDetector, type IncrementalContext } from './incremental.js';
 import { fileMatcher } from './match-file.js';
 import { sameProblem } from './similarity.js';
-import type { Severity } from '../answer/review-output.js';
+import type { FindingLike, Severity } from '../../domain/findings.js';
 
 export type { IncrementalContext, PreviousFinding } from './incremental.js';
+export type { FindingLike };
 
-/** What selection reads of a finding; `ReviewComment` fits, and extra fields are kept. */
-export interface FindingLike {
-  file: string;
-  line: number;
-  endLine: number;
-  severity: Severity;
-  confidence: number;
-  title: string;
-  comment: string;
-}
 
 export interface SelectOptions {
   /** Findings below this confidence (0–100) are dropped. Default 50. */

@@ -22,7 +22,6 @@ import { reviewChunkBudget } from '../ask/review-budget.js';
 import type { ReviewOutput } from '../answer/review-output.js';
 import { MAX_CHUNKS_SPLIT_FOR_SCOPES } from '../prepare/chunk-budget.js';
 import { applyVerification, buildVerificationPrompt, withoutVerification } from '../answer/verification.js';
-import { pullRequestDescription } from '../../services/pull-request-description.js';
 import type { CodeIndex } from '../../code-context/code-index.js';
 import type { ContextBlock } from '../../code-context/context-block.js';
 import { gatherChunkContext, type ContextWanted } from '../../code-context/gather-context.js';
@@ -162,7 +161,7 @@ function pullRequestChange(deps: ReviewStepDeps, { review, pr, owner, settings, 
     mode: review.mode,
     settings,
     usage: { kind: 'review', pullRequestId: pr.id, repositoryName: pr.repositoryName },
-    pullRequest: { title: pr.title, body: pullRequestDescription(pr), headBranch: pr.headBranch, baseBranch: pr.baseBranch },
+    pullRequest: { title: pr.title, body: deps.readers.description(pr), headBranch: pr.headBranch, baseBranch: pr.baseBranch },
     config: (review.repositoryConfig as RepositoryConfig | null) ?? DEFAULT_REPOSITORY_CONFIG,
     diff: review.incrementalDiff ?? diffContent,
     incrementalSince: incremental ? review.reviewdSha : null,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CODE_HOST_PROVIDERS } from '../../domain/host-kinds.js';
+import { HOST_KINDS } from '../../domain/host-kinds.js';
 import { cursorSchema, isoTimestamp } from '../common-schemas.js';
 
 const searchSchema = z.string().trim().max(200).optional();
@@ -24,7 +24,7 @@ export const apiPrIdSchema = z.union([z.number(), z.uuid()]);
 export const listItem = z.object({
   title: z.string(),
   prId: apiPrIdSchema,
-  provider: z.enum(CODE_HOST_PROVIDERS),
+  provider: z.enum(HOST_KINDS),
   /** The pull request's or merge request's web page. */
   url: z.string().nullable(),
   number: z.number().int(),

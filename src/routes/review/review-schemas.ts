@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CODE_HOST_PROVIDERS } from '../../domain/host-kinds.js';
+import { HOST_KINDS } from '../../domain/host-kinds.js';
 import { apiPrIdSchema } from '../pull-requests/pull-requests-schemas.js';
 import { FINDING_VERDICTS, REVIEW_MODES } from '../../db/schema/index.js';
 import { parsePullRequestSelector } from '../../lib/ids.js';
@@ -37,7 +37,7 @@ const publicationSchema = z.object({
 export const informationItem = z.object({
   id: z.uuid(),
   prId: apiPrIdSchema,
-  provider: z.enum(CODE_HOST_PROVIDERS),
+  provider: z.enum(HOST_KINDS),
   /** The pull request's or merge request's web page. */
   url: z.string().nullable(),
   reviewStatus: z.enum(['pending', 'completed', 'failed']),
@@ -106,7 +106,7 @@ export const learningItem = z.object({
 export const listItem = z.object({
   id: z.uuid(),
   prId: apiPrIdSchema,
-  provider: z.enum(CODE_HOST_PROVIDERS),
+  provider: z.enum(HOST_KINDS),
   url: z.string().nullable(),
   pullRequestId: z.uuid(),
   prDbId: z.uuid(),

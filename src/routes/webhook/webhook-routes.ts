@@ -3,15 +3,13 @@ import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { callerOf } from '../../plugins/app/authentication.js';
 import { errorResponses } from '../common-schemas.js';
+import { HOST_ROUTES } from '../../code-hosts/route-registry.js';
+import { header, WEBHOOK_BODY_LIMIT_BYTES } from './webhook-http.js';
 import { webhookAcceptedResponse } from './webhook-schemas.js';
 
-/** GitHub caps a delivery at 25 MB. */
-export const WEBHOOK_BODY_LIMIT_BYTES = 25 * 1024 * 1024;
-
-const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { webhook, gitlabWebhook } = app.services;
+  const { webhook } = app.services;
   const tags = ['webhook'];
 
   // The signature covers the exact bytes GitHub sent, so this router keeps them beside the parsed body.
@@ -69,46 +67,8 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post(
-    '/gitlab',
-    {
-      config: { auth: 'public', rawStrings: true },
-      bodyLimit: WEBHOOK_BODY_LIMIT_BYTES,
-      schema: {
-        tags,
-        summary: 'Receive a GitLab merge request or note event',
-        description:
-          "Authenticated by `X-Gitlab-Token`, the secret of the webhook the service created for a connection of the payload's project. " +
-          'Idempotent by `Idempotency-Key`, else `X-Gitlab-Event-UUID`. `Merge Request Hook` and `Note Hook` only; any other event is a 422.',
-        headers: z.looseObject({
-          'x-gitlab-event': z.string().max(64).optional(),
-          'x-gitlab-token': z.string().max(256).optional(),
-          'idempotency-key': z.string().min(1).max(256).optional(),
-          'x-gitlab-event-uuid': z.string().min(1).max(128).optional(),
-        }),
-        response: { 200: webhookAcceptedResponse, ...errorResponses(400, 401, 413, 415, 422, 500) },
-      },
-    },
-    async (request) => {
-      const { headers } = request;
-      const event = header(headers['x-gitlab-event']);
-      const outcome = await gitlabWebhook
-        .receive({
-          event,
-          token: header(headers['x-gitlab-token']),
-          idempotencyKey: header(headers['idempotency-key']),
-          eventUuid: header(headers['x-gitlab-event-uuid']),
-          rawBody: request.rawBody ?? Buffer.alloc(0),
-          payload: request.body,
-        })
-        .catch((error: unknown) => {
-          app.metrics.webhookDelivery(event, error instanceof AppError ? error.code.toLowerCase() : 'error');
-          throw error;
-        });
-      app.metrics.webhookDelivery(event, outcome);
-      return { message: 'The request has succeeded.' as const };
-    },
-  );
+  // Each host's own webhook routes, in this scope: they read the same raw bytes.
+  for (const { webhook: hostWebhook } of HOST_ROUTES) if (hostWebhook !== undefined) await app.register(hostWebhook);
 };
 
 export default webhookRoutes;

@@ -1,4 +1,5 @@
 import { SettingsTabs } from '../../components/settings-tabs';
+import { HOSTS } from '../../lib/repository';
 
 const tabs = [
   { to: '/settings/profile', label: 'Profile' },
@@ -6,8 +7,8 @@ const tabs = [
   { to: '/settings/tokens', label: 'API tokens' },
   { to: '/settings/providers', label: 'Providers' },
   { to: '/settings/review', label: 'Review' },
-  { to: '/settings/github', label: 'GitHub' },
-  { to: '/settings/gitlab', label: 'GitLab' },
+  // One tab per code host, from the web app's host list.
+  ...Object.values(HOSTS).map((host) => ({ to: host.settings, label: host.name })),
 ] as const;
 
 export function SettingsLayout() {

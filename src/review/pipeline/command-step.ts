@@ -1,23 +1,12 @@
-import { UnrecoverableJobError, type AppCommand, type Job } from '../adapters/queue/job-queue.js';
-import type { ChangePublisher, HostSession } from '../code-hosts/code-host.js';
-import type { PullRequest } from '../db/schema/index.js';
-import { AppError } from '../lib/app-error.js';
-import type { Logger } from '../lib/logger.js';
-import type { ConversationService } from '../services/conversation-service.js';
-import type { ReviewService } from '../services/review-service.js';
-import { helpText, parseCommand, VERDICT_REPLY } from './commands.js';
-import type { FindingVerdict } from '../db/schema/index.js';
-import { replyMarker } from './markers.js';
-
-/** Where a command was given: its change's session on the host, the name the service answers to, and its record here. */
-export interface CommandTarget {
-  session: HostSession;
-  /** `@<mention> <question>` asks; the GitHub App's slug, the GitLab token user's username. */
-  mention: string;
-  pr: PullRequest | undefined;
-  /** The finding whose thread the command's note replies in, for hosts whose verdict replies come as commands (GitLab). */
-  findingOfReply?: () => Promise<string | undefined>;
-}
+import { UnrecoverableJobError, type AppCommand, type Job } from '../../adapters/queue/job-queue.js';
+import type { ChangePublisher, CommandTarget } from '../../code-hosts/code-host.js';
+import type { PullRequest } from '../../db/schema/index.js';
+import { AppError } from '../../lib/app-error.js';
+import type { Logger } from '../../lib/logger.js';
+import type { ConversationService } from '../../services/conversation-service.js';
+import type { ReviewService } from '../../services/review-service.js';
+import { helpText, parseCommand, VERDICT_REPLY } from '../../publishing/commands.js';
+import type { FindingVerdict } from '../../db/schema/index.js';
 
 export interface CommandDeps {
   /** The command's change on its host; undefined when the service may no longer act there. */
@@ -81,13 +70,16 @@ async function ask(deps: CommandDeps, pr: PullRequest, question: string): Promis
 
 async function alreadyAnswered(target: CommandTarget, command: AppCommand): Promise<boolean> {
   if (command.commentId === undefined) return false;
-  const marker = replyMarker(command.commentId);
-  return onHost(target, async (host) => (await host.ownNotes()).some((note) => note.body.startsWith(marker)));
+  const commentId = command.commentId;
+  return onHost(target, async (host) => {
+    const marker = host.dialect.markers.reply(commentId);
+    return (await host.ownNotes()).some((note) => note.body.startsWith(marker));
+  });
 }
 
 async function reply(target: CommandTarget, command: AppCommand, text: string): Promise<void> {
-  const marker = command.commentId === undefined ? '' : `${replyMarker(command.commentId)}\n`;
   await onHost(target, async (host) => {
+    const marker = command.commentId === undefined ? '' : `${host.dialect.markers.reply(command.commentId)}\n`;
     if (marker !== '' && (await host.ownNotes()).some((note) => note.body.startsWith(marker))) return;
     await host.reply(`${marker}${text}`);
   });

@@ -1,19 +1,17 @@
 import { verify } from '@octokit/webhooks-methods';
-import type { KeyValueStore } from '../../adapters/kv/key-value-store.js';
-import type { JobQueue } from '../../adapters/queue/job-queue.js';
-import { AppError } from '../../lib/app-error.js';
-import { Batcher } from '../../lib/batcher.js';
-import { sha256Hex } from '../../lib/crypto/tokens.js';
-import type { Logger } from '../../lib/logger.js';
-import { zodDetails } from '../../lib/zod-details.js';
-import type { UserRepository } from '../../repositories/user-repository.js';
-import type { WebhookDeliveryRepository } from '../../repositories/webhook-delivery-repository.js';
-import type { IntakeItem, IntakeOutcome, WebhookIntakeRepository } from '../../repositories/webhook-intake-repository.js';
-import { cachedRepositoryConfig } from '../../repository-config/load-repository-config.js';
-import { switchedOff } from '../../repository-config/run-policy.js';
-import type { Caller } from '../../plugins/app/authentication.js';
-import type { AppEventsService } from './app-events.js';
-import { pullRequestEventSchema, type PullRequestEvent } from './webhook-schemas.js';
+import type { KeyValueStore } from '../adapters/kv/key-value-store.js';
+import type { JobQueue } from '../adapters/queue/job-queue.js';
+import { AppError } from '../lib/app-error.js';
+import { Batcher } from '../lib/batcher.js';
+import { sha256Hex } from '../lib/crypto/tokens.js';
+import type { Logger } from '../lib/logger.js';
+import { zodDetails } from '../lib/zod-details.js';
+import type { UserRepository } from '../repositories/user-repository.js';
+import type { WebhookDeliveryRepository } from '../repositories/webhook-delivery-repository.js';
+import type { IntakeItem, IntakeOutcome, WebhookIntakeRepository } from '../repositories/webhook-intake-repository.js';
+import { cachedRepositoryConfig } from '../repository-config/load-repository-config.js';
+import { switchedOff } from '../repository-config/run-policy.js';
+import { pullRequestEventSchema, type PullRequestEvent } from '../routes/webhook/webhook-schemas.js';
 
 /** decisions.md §6: the actions that start a review (on an open pull request; drafts as §10's `drafts` says). */
 export const REVIEW_ACTIONS = new Set(['opened', 'reopened', 'synchronize', 'ready_for_review']);
@@ -25,7 +23,13 @@ export interface IncomingDelivery {
   rawBody: Buffer;
   payload: unknown;
   /** The signed-in caller (a session or an API token), if any. */
-  session: Pick<Caller, 'userId'> | null;
+  session: { userId: string } | null;
+}
+
+/** The events of GitHub's App besides `pull_request` and `ping`: `code-hosts/github/github-app-events.ts`. */
+export interface AppEvents {
+  handles(event: string): boolean;
+  receive(event: string, payload: unknown, deliveryId: string): Promise<void>;
 }
 
 export type DeliveryOutcome = 'ping' | 'app-event' | IntakeOutcome;
@@ -43,8 +47,8 @@ export interface WebhookServiceDeps {
   /** GITHUB_WEBHOOK_SECRET, else the secret of the App the manifest flow stored (decisions.md §13). */
   webhookSecret: () => Promise<string | undefined>;
   log: Logger;
-  /** The GitHub App's events (decisions.md §8). */
-  appEvents: AppEventsService;
+  /** The GitHub App's events (decisions.md §8), handled in GitHub's folder. */
+  appEvents: AppEvents;
   /** Intake batches written at once (each takes a database connection). */
   writers?: number;
 }

@@ -7,7 +7,7 @@ import type { Logger } from '../../lib/logger.js';
 import { zodDetails } from '../../lib/zod-details.js';
 import { COMMANDING_ASSOCIATIONS, parseCommand, VERDICT_REPLY } from '../../publishing/commands.js';
 import type { GitHubInstallationRepository, InstallationFacts } from '../../repositories/github-installation-repository.js';
-import type { GitHubPublicationRepository } from '../../repositories/github-publication-repository.js';
+import type { PublicationRepository } from '../../repositories/publication-repository.js';
 import {
   checkRunEventSchema,
   installationEventSchema,
@@ -15,7 +15,7 @@ import {
   issueCommentEventSchema,
   reviewCommentEventSchema,
   type InstallationEvent,
-} from './app-event-schemas.js';
+} from '../../routes/webhook/app-event-schemas.js';
 
 /** The GitHub App's events besides `pull_request` and `ping` (decisions.md §8). */
 export const APP_EVENTS = new Set(['installation', 'installation_repositories', 'issue_comment', 'check_run', 'pull_request_review_comment']);
@@ -36,7 +36,7 @@ export type FindingReplyHandler = (reply: FindingReply) => Promise<void>;
 export interface AppEventsDeps {
   app: GitHubApp | undefined;
   installations: GitHubInstallationRepository;
-  publications: GitHubPublicationRepository;
+  publications: PublicationRepository;
   queue: JobQueue;
   log: Logger;
   /** Where verdicts given by reply go (the feedback capability of decisions.md §10). */

@@ -6,10 +6,11 @@ export const PUBLICATION_STATES = ['pending', 'published', 'failed'] as const;
 export type PublicationState = (typeof PUBLICATION_STATES)[number];
 
 /**
- * What the App posted on a pull request (decisions.md §8): the state of the latest run's
- * publication, the check run of the reviewed commit and the one summary comment, edited in place.
+ * What the service posted on a pull request, whatever its host (decisions.md §8): the state of the
+ * latest run's publication, the `AI review` status of the reviewed commit (a GitHub check run, a
+ * GitLab commit status) and the one summary comment, edited in place.
  */
-export const githubPublications = pgTable('github_publications', {
+export const publications = pgTable('publications', {
   pullRequestId: uuid('pull_request_id')
     .primaryKey()
     .references(() => pullRequests.id, { onDelete: 'cascade' }),
@@ -18,23 +19,23 @@ export const githubPublications = pgTable('github_publications', {
   state: varchar('state', { length: 16 }).$type<PublicationState>().notNull().default('pending'),
   reason: text('reason'),
   headSha: varchar('head_sha', { length: 64 }),
-  checkRunId: bigint('check_run_id', { mode: 'number' }),
-  checkRunSha: varchar('check_run_sha', { length: 64 }),
-  checkRunUrl: text('check_run_url'),
+  statusId: bigint('status_id', { mode: 'number' }),
+  statusSha: varchar('status_sha', { length: 64 }),
+  statusUrl: text('status_url'),
   summaryCommentId: bigint('summary_comment_id', { mode: 'number' }),
   summaryCommentUrl: text('summary_comment_url'),
   reviewUrl: text('review_url'),
   updatedAt: updatedAt(),
 });
 
-export type GitHubPublication = typeof githubPublications.$inferSelect;
+export type Publication = typeof publications.$inferSelect;
 
 /**
  * Which inline comment carries which finding: a reply to the comment maps to its finding (verdicts,
  * decisions.md §10), and a finding gone after a push finds the thread to resolve.
  */
-export const githubPostedFindings = pgTable(
-  'github_posted_findings',
+export const postedFindings = pgTable(
+  'posted_findings',
   {
     pullRequestId: uuid('pull_request_id')
       .notNull()
@@ -47,7 +48,7 @@ export const githubPostedFindings = pgTable(
     resolvedAt: timestampMs('resolved_at'),
     createdAt: createdAt(),
   },
-  (table) => [primaryKey({ columns: [table.pullRequestId, table.findingId] }), index('github_posted_findings_comment_idx').on(table.commentId)],
+  (table) => [primaryKey({ columns: [table.pullRequestId, table.findingId] }), index('posted_findings_comment_idx').on(table.commentId)],
 );
 
-export type GitHubPostedFinding = typeof githubPostedFindings.$inferSelect;
+export type PostedFinding = typeof postedFindings.$inferSelect;

@@ -1,6 +1,6 @@
-import type { GitLabConnection } from '../db/schema/index.js';
-import type { SecretBox } from '../lib/crypto/secret-box.js';
-import type { GitLabConnectionRepository } from '../repositories/gitlab-connection-repository.js';
+import type { GitLabConnection } from '../../db/schema/index.js';
+import type { SecretBox } from '../../lib/crypto/secret-box.js';
+import type { GitLabConnectionRepository } from '../../repositories/gitlab-connection-repository.js';
 
 /** A connection of a project, with its webhook secret decrypted for `matchWebhookToken`. */
 export interface WebhookCandidate {

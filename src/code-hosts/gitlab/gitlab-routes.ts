@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireSession } from '../../plugins/app/authentication.js';
-import { errorResponses, noContent } from '../common-schemas.js';
-import { connectBody, connectionListResponse, connectionParams, connectionResponse } from './gitlab-schemas.js';
+import { errorResponses, noContent } from '../../routes/common-schemas.js';
+import { connectBody, connectionListResponse, connectionParams, connectionResponse } from '../../routes/gitlab/gitlab-schemas.js';
 
 /** GitLab connections (decisions.md §12): a project, its access token, and the webhook the service creates there. */
 const gitlabRoutes: FastifyPluginAsyncZod = async (app) => {

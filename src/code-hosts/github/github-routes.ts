@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireSession } from '../../plugins/app/authentication.js';
-import { errorResponses } from '../common-schemas.js';
-import { installationsResponse } from './github-schemas.js';
+import { errorResponses } from '../../routes/common-schemas.js';
+import { installationsResponse } from '../../routes/github/github-schemas.js';
 
 const redirect = z.null().meta({ description: 'Redirect (Location header)' });
 

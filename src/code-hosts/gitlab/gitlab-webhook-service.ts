@@ -10,8 +10,8 @@ import { sha256Hex } from '../../lib/crypto/tokens.js';
 import { replaceRefusedCharacters } from '../../lib/text-hygiene.js';
 import { zodDetails } from '../../lib/zod-details.js';
 import type { IntakeItem } from '../../repositories/webhook-intake-repository.js';
-import type { GitLabConnectionCache, WebhookCandidate } from '../../services/gitlab-connection-cache.js';
-import type { DeliveryOutcome, WebhookService } from './webhook-service.js';
+import type { GitLabConnectionCache, WebhookCandidate } from './gitlab-connection-cache.js';
+import type { DeliveryOutcome, WebhookService } from '../../services/webhook-service.js';
 
 export interface GitLabDelivery {
   event: string | undefined;

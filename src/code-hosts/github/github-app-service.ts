@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import type { GitHubInstallationRepository } from '../../repositories/github-installation-repository.js';
 import type { GitHubAppRegistry } from '../../services/github-app-registry.js';
-import type { installationItem } from './github-schemas.js';
+import type { installationItem } from '../../routes/github/github-schemas.js';
 
 /** The GitHub App as a user sees it: where to install it, and their installations (decisions.md §8). */
 export class GitHubAppService {

@@ -8,8 +8,8 @@ import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import { randomHex } from '../../lib/crypto/tokens.js';
 import { isUuid } from '../../lib/ids.js';
 import type { GitLabConnectionRepository } from '../../repositories/gitlab-connection-repository.js';
-import type { GitLabConnectionCache } from '../../services/gitlab-connection-cache.js';
-import type { ConnectInput } from './gitlab-schemas.js';
+import type { GitLabConnectionCache } from './gitlab-connection-cache.js';
+import type { ConnectInput } from '../../routes/gitlab/gitlab-schemas.js';
 
 export interface GitLabServiceDeps {
   connections: GitLabConnectionRepository;
