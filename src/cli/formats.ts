@@ -1,8 +1,8 @@
 import { styleText } from 'node:util';
 import type { Log, ReportingDescriptor, Result } from 'sarif';
+import type { PublishableFinding } from '../domain/findings.js';
 import { summaryCommentBody } from '../publishing/comment-bodies.js';
-import { readStoredReview, type PublishableFinding } from '../publishing/stored-review.js';
-
+import { readStoredReview } from '../publishing/stored-review.js';
 import type { FailOn, Format } from './options.js';
 
 export type { FailOn, Format } from './options.js';
