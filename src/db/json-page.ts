@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, Placeholder, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, desc, eq, or, Placeholder, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database, DatabaseHandle } from './database.js';
 import { StatementCache } from './statement-cache.js';
@@ -49,6 +49,13 @@ export interface JsonPageOptions {
    * whether the term is common or rare.
    */
   search?: { column: AnyPgColumn; pattern: SQL };
+  /**
+   * Rows of several owners' spaces (decisions.md §15): `personal`'s, and those whose `column` is
+   * any of the ids `ids` (a subquery) selects. Read as one index range for the personal space and
+   * one per id, each cut at `limit`, then merged, as `anyOf`: a condition joining the spaces by OR
+   * would leave the planner no index that orders them. `where` then holds only the other filters.
+   */
+  spaces?: { personal: SQL; column: AnyPgColumn; ids: SQL };
 }
 
 /**
@@ -78,11 +85,23 @@ export function jsonPage(db: Database, options: JsonPageOptions) {
  * The first `count` keys in order, with the searched column (null without a search): one range of
  * the ordering index, or one per `anyOf` value, each cut at `count`, merged.
  */
-function firstKeys(db: Database, { table, where, orderBy: [by, id], direction, anyOf, search }: JsonPageOptions, count: number) {
+function firstKeys(db: Database, { table, where, orderBy: [by, id], direction, anyOf, search, spaces }: JsonPageOptions, count: number) {
   const order = direction === 'desc' ? desc : asc;
   const searched = sql<string | null>`${search?.column ?? sql`null`}`.as('searched');
   const range = (condition: SQL | undefined) =>
     db.select({ by, id, searched }).from(table).where(condition).orderBy(order(by), order(id)).limit(literalCount(count));
+  if (spaces !== undefined) {
+    // Several repositories filter each space's range here rather than multiply the ranges.
+    const filters = and(where, anyOf === undefined ? undefined : sql`${anyOf.column} = any(${textArray(anyOf.values)})`);
+    const perSpace = range(and(filters, eq(spaces.column, sql`space.id`))).as('per_space');
+    const merged = sql`((${range(and(filters, spaces.personal))}) union all (select ${perSpace.by}, ${perSpace.id}, ${perSpace.searched} from (${spaces.ids}) as space(id) cross join lateral ${perSpace})) as spaces_keys`;
+    const [byKey, idKey] = [sql<Date>`spaces_keys.${sql.identifier(by.name)}`, sql<string>`spaces_keys.${sql.identifier(id.name)}`];
+    return db
+      .select({ by: byKey.as('spaces_by'), id: idKey.as('spaces_id'), searched: sql<string | null>`spaces_keys.searched`.as('spaces_searched') })
+      .from(merged)
+      .orderBy(order(byKey), order(idKey))
+      .limit(literalCount(count)) as unknown as ReturnType<typeof range>; // the same three keys, named by aliases
+  }
   if (anyOf === undefined) return range(where);
   const values = sql`unnest(${textArray(anyOf.values)}) as any_of(value)`;
   const perValue = range(and(where, eq(anyOf.column, sql`any_of.value`))).as('per_value');
@@ -121,7 +140,8 @@ function searchedKeys(db: Database, options: JsonPageOptions & Required<Pick<Jso
     db.select({ yes: sql<boolean>`(select count(*) from ${near}) = ${literalCount(limit)}`.as('yes') }).from(sql`(values (1)) as once`),
   );
   const inAnyOf = anyOf === undefined ? undefined : sql`${anyOf.column} = any(${textArray(anyOf.values)})`;
-  const matches = db.select({ by, id }).from(table).where(and(where, inAnyOf, sql`${search.column} like ${search.pattern}`)).offset(literalCount(0)).as('matches');
+  const inSpaces = options.spaces === undefined ? undefined : or(options.spaces.personal, sql`${options.spaces.column} in (${options.spaces.ids})`);
+  const matches = db.select({ by, id }).from(table).where(and(where, inSpaces, inAnyOf, sql`${search.column} like ${search.pattern}`)).offset(literalCount(0)).as('matches');
   const far = db
     .select({ by: matches.by, id: matches.id })
     .from(matches)

@@ -1,8 +1,8 @@
-import { and, desc, eq, gte, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, isNull, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Database, DatabaseHandle, Executor } from '../db/database.js';
 import { apiPrIdSql } from '../lib/ids.js';
 import { isoTime, jsonObject, jsonPage, JsonPageStatements } from '../db/json-page.js';
-import { pullRequests, type PullRequest, type ReviewStatus } from '../db/schema/index.js';
+import { organizationMembers, organizations, pullRequests, type PullRequest, type ReviewStatus } from '../db/schema/index.js';
 import { parsePullRequestSelector, type PullRequestSelector } from '../lib/ids.js';
 import { containsPattern } from '../lib/like-pattern.js';
 
@@ -13,6 +13,11 @@ export interface PullRequestFilter {
   status?: ReviewStatus;
   repositories?: string[];
   order: 'asc' | 'desc';
+  /**
+   * Whose pull requests: the caller's personal ones, one organization's (the caller's membership
+   * checked before), or, without it, every one the caller may see (`visibleTo`).
+   */
+  space?: 'personal' | { orgId: string };
 }
 
 export const PAGE_SIZE = 20;
@@ -20,6 +25,8 @@ export const PAGE_SIZE = 20;
 /** A list's filters bound to values, or to placeholders for a statement prepared once per shape. */
 interface ListBinding {
   userId: string | Placeholder;
+  /** `personal`, an organization's id, or absent for everything visible. */
+  space?: 'personal' | { orgId: string | Placeholder };
   status?: ReviewStatus | Placeholder;
   /** One repository: an equality, one range of the (user_id, repository_name, updated_at, id) index. */
   repository?: string | Placeholder;
@@ -32,13 +39,14 @@ interface ListBinding {
 }
 
 /** The optional filters: which are present is a list statement's shape. */
-const FILTERS = ['status', 'repository', 'repositories', 'pattern', 'cursor'] as const;
+const FILTERS = ['orgId', 'status', 'repository', 'repositories', 'pattern', 'cursor'] as const;
 
 /** The filter's values (none for an empty repository list or search). */
 const bindFilter = (userId: string, filter: PullRequestFilter): ListBinding => {
   const repositories = filter.repositories ?? [];
   return {
     userId,
+    space: filter.space,
     order: filter.order,
     status: filter.status,
     repository: repositories.length === 1 ? repositories[0] : undefined,
@@ -57,7 +65,7 @@ const titleSearch = (pattern: string | Placeholder) => ({ column: pullRequests.s
 /** The filters but the search (which jsonPage applies on its own). */
 const listConditions = (b: ListBinding) =>
   and(
-    eq(pullRequests.userId, b.userId),
+    b.space === undefined ? undefined : b.space === 'personal' ? personalOf(b.userId) : eq(pullRequests.orgId, b.space.orgId),
     b.status === undefined ? undefined : eq(pullRequests.reviewStatus, b.status),
     b.repository === undefined ? undefined : eq(pullRequests.repositoryName, b.repository),
     b.cursor === undefined ? undefined : b.order === 'desc' ? lte(pullRequests.updatedAt, b.cursor) : gte(pullRequests.updatedAt, b.cursor),
@@ -80,6 +88,8 @@ const listItem = jsonObject({
   baseBranch: pullRequests.baseBranch,
   updatedAt: isoTime(pullRequests.updatedAt),
   htmlUrl: pullRequests.htmlUrl,
+  // Read for the page's rows only (a primary-key lookup each), not for the rows a filter skips.
+  org: sql`case when ${pullRequests.orgId} is null then null else json_build_object('id', ${pullRequests.orgId}, 'name', (select ${organizations.name} from ${organizations} where ${organizations.id} = ${pullRequests.orgId})) end`,
 });
 
 /** An item of the chat's getPRList tool (`ChatPullRequest`). */
@@ -117,9 +127,25 @@ const summaryItem = jsonObject({
 
 const byUpdate = [pullRequests.updatedAt, pullRequests.id] as [typeof pullRequests.updatedAt, typeof pullRequests.id];
 
-/** The owner's pull request, named by GitHub's id or the internal id. */
-export const ownedPullRequest = (userId: string, selector: PullRequestSelector) =>
-  and(eq(pullRequests.userId, userId), 'prId' in selector ? eq(pullRequests.prId, selector.prId) : eq(pullRequests.id, selector.id));
+/** The user's personal pull requests: an organization's belongs to it, not to its author or installer. */
+const personalOf = (userId: string | Placeholder) => and(eq(pullRequests.userId, userId), isNull(pullRequests.orgId))!;
+
+/**
+ * decisions.md §15: the pull requests a user may see, the personal ones and those of the user's
+ * organizations. Membership is read in the same statement, never cached, so a removal holds from
+ * the next request; every read of a pull request by a user goes through it.
+ */
+export const visibleTo = (userId: string | Placeholder) => or(personalOf(userId), sql`${pullRequests.orgId} in (${orgIdsOf(userId)})`)!;
+
+/** The ids of the user's organizations, as a subquery. */
+const orgIdsOf = (userId: string | Placeholder) => sql`select ${organizationMembers.orgId} from ${organizationMembers} where ${organizationMembers.userId} = ${userId}`;
+
+/** Every space the user may see, for `jsonPage`: the personal range and one per organization, merged. */
+const visibleSpaces = (userId: string | Placeholder) => ({ personal: personalOf(userId), column: pullRequests.orgId, ids: orgIdsOf(userId) });
+
+/** A pull request the user may see (`visibleTo`), named by GitHub's id or the internal id. */
+export const visiblePullRequest = (userId: string, selector: PullRequestSelector) =>
+  and(visibleTo(userId), 'prId' in selector ? eq(pullRequests.prId, selector.prId) : eq(pullRequests.id, selector.id));
 
 /**
  * Changes the service's own columns of a pull request (its diff cache, its review status) without
@@ -165,11 +191,20 @@ export class PullRequestRepository {
 
   /** A page of `item`s: the statement of its kind and the filters present, run with their values. */
   private page(kind: string, item: SQL, userId: string, filter: PullRequestFilter): Promise<string> {
-    const { order, ...values } = bindFilter(userId, filter);
+    const { order, space, ...rest } = bindFilter(userId, filter);
+    const values = { ...rest, orgId: typeof space === 'object' ? space.orgId : undefined };
     const present = FILTERS.filter((key) => values[key] !== undefined);
+    const spaceShape = space === undefined ? 'visible' : space === 'personal' ? 'personal' : 'org';
+    const { orgId, ...placeholders } = Object.fromEntries(present.map((key) => [key, sql.placeholder(key)]));
     return this.pages.page(
-      `pull_requests_${kind}_${order}${present.map((key) => `_${key}`).join('')}`,
-      () => this.pageQuery(item, { userId: sql.placeholder('userId'), order, ...Object.fromEntries(present.map((key) => [key, sql.placeholder(key)])) }),
+      `pull_requests_${kind}_${spaceShape}_${order}${present.map((key) => `_${key}`).join('')}`,
+      () =>
+        this.pageQuery(item, {
+          userId: sql.placeholder('userId'),
+          order,
+          space: space === 'personal' ? space : orgId === undefined ? undefined : { orgId },
+          ...placeholders,
+        }),
       { ...values, cursor: filter.cursor?.toISOString() },
     );
   }
@@ -184,6 +219,7 @@ export class PullRequestRepository {
       item,
       anyOf: binding.repositories === undefined ? undefined : { column: pullRequests.repositoryName, values: binding.repositories },
       search: binding.pattern === undefined ? undefined : titleSearch(binding.pattern),
+      spaces: binding.space === undefined ? visibleSpaces(binding.userId) : undefined,
     });
   }
 
@@ -205,7 +241,8 @@ export class PullRequestRepository {
   private summaryQuery(userId: string | Placeholder, since: Date | Placeholder | undefined, pattern: string | Placeholder | undefined) {
     return jsonPage(this.db, {
       table: pullRequests,
-      where: and(eq(pullRequests.userId, userId), since === undefined ? undefined : gte(pullRequests.updatedAt, since)),
+      where: since === undefined ? undefined : gte(pullRequests.updatedAt, since),
+      spaces: visibleSpaces(userId),
       orderBy: byUpdate,
       direction: 'desc',
       limit: PAGE_SIZE,
@@ -219,16 +256,16 @@ export class PullRequestRepository {
     return updatePullRequestQuietly(this.db, id, { diffContent });
   }
 
-  /** The owner's pull request by GitHub's id or the internal id (as text or a number); anything else finds nothing. */
+  /** A pull request the user may see, by GitHub's id or the internal id (as text or a number); anything else finds nothing. */
   async findOwnedBySelector(userId: string, value: string | number): Promise<PullRequest | undefined> {
     const selector = parsePullRequestSelector(value);
     if (selector === undefined) return undefined;
-    const [row] = await this.db.select().from(pullRequests).where(ownedPullRequest(userId, selector)).limit(1);
+    const [row] = await this.db.select().from(pullRequests).where(visiblePullRequest(userId, selector)).limit(1);
     return row;
   }
 
   async findOwned(userId: string, id: string): Promise<PullRequest | undefined> {
-    const [row] = await this.db.select().from(pullRequests).where(ownedPullRequest(userId, { id })).limit(1);
+    const [row] = await this.db.select().from(pullRequests).where(visiblePullRequest(userId, { id })).limit(1);
     return row;
   }
 

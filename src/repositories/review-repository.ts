@@ -26,7 +26,7 @@ import {
 } from '../db/schema/index.js';
 import type { ScorableReview } from '../domain/findings.js';
 import type { CompletedReview, DiffStats } from '../domain/review-content.js';
-import { ownedPullRequest, quietly, updatePullRequestQuietly, type QuietPullRequestChanges } from './pull-request-repository.js';
+import { visiblePullRequest, quietly, updatePullRequestQuietly, type QuietPullRequestChanges } from './pull-request-repository.js';
 
 export interface ManualRun {
   pullRequestId: string;
@@ -238,8 +238,7 @@ export class ReviewRepository {
     return this.finish(id, runId, 'failed', { state: 'PROCESSING_FAILED', failureReason: reason.slice(0, 2000), attemptNumber: attempt });
   }
 
-  /** The review and pull request, by GitHub's pull request id or the internal id, for their owner. */
-  /**
+    /**
    * The pull request (without its diff) and its review. Its callers read neither the diff nor need
    * it, and the page polls this while a review runs: a 2,000-file pull request's diff is 12 MB,
    * fetched and decoded on every poll (on PGlite, most of the service's CPU while it was reviewed).
@@ -249,7 +248,7 @@ export class ReviewRepository {
       .select({ pr: { ...getTableColumns(pullRequests), diffContent: sql<string | null>`null` }, review: reviews })
       .from(pullRequests)
       .leftJoin(reviews, eq(reviews.id, pullRequests.id))
-      .where(ownedPullRequest(userId, selector))
+      .where(visiblePullRequest(userId, selector))
       .limit(1);
     return row;
   }

@@ -44,8 +44,11 @@ describe('organizations in the browser', () => {
     const switcher = page.getByLabel('Organization', { exact: true });
     expect(await switcher.inputValue()).toBe(orgId);
     expect(await switcher.locator('option').allTextContents()).toEqual(['Personal', 'Platform Team']);
+    // The pull-request list asks the API for the chosen organization's pull requests.
+    const listed = page.waitForRequest((request) => new URL(request.url()).pathname === '/pull-request/list' && new URL(request.url()).searchParams.get('org') === orgId);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pull requests' }).click();
     await page.waitForURL((url) => url.pathname === '/pulls' && url.searchParams.get('org') === orgId);
+    await listed;
     expect(await switcher.inputValue()).toBe(orgId);
     await switcher.selectOption({ label: 'Personal' });
     await page.waitForURL((url) => url.pathname === '/pulls' && !url.searchParams.has('org'));

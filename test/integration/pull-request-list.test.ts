@@ -6,6 +6,7 @@ import { SEARCH_WALK } from '../../src/db/json-page.js';
 import { pullRequests, type ReviewStatus } from '../../src/db/schema/index.js';
 import { listItem, summaryItem } from '../../src/routes/pull-requests/pull-requests-schemas.js';
 import { createAccount, type Account } from '../helpers/accounts.js';
+import { createOrg } from '../helpers/orgs.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { newPrId } from '../helpers/webhooks.js';
 
@@ -222,24 +223,39 @@ describe('/pull-request lists', () => {
     // And a user with enough of their own that sorting all of them would cost more than the index.
     const heavy = await createAccount(t.app, t.outbox);
     await seedPullRequests(t, heavy.id, 3000);
+    // And the same again in each of two organizations of theirs (decisions.md §15), one authored by another user.
+    const orgs = [await createOrg(t.app, heavy, 'Heavy Team'), await createOrg(t.app, heavy, 'Other Team')];
+    for (const org of orgs) {
+      await t.app.db.execute(sql`
+        insert into pull_requests (user_id, org_id, pr_id, repository_name, pr_number, title, state, review_status, head_branch, base_branch,
+          base_sha, head_sha, body_blob, created_at, updated_at)
+        select ${other.id}, ${org.id}, 800000000000 + g + ${orgs.indexOf(org)} * 10000, (array['acme/api','acme/web','other/tool'])[1 + g % 3], g, 'Team change #' || g, 'open',
+          (array['pending','completed','failed'])[1 + g % 3], 'feature', 'main', 'a', 'b', '{}', now(), now() - g * interval '1 minute'
+        from generate_series(1, 3000) g`);
+    }
     await t.app.db.execute(sql`analyze pull_requests`);
     const repo = t.app.repos.pullRequests;
     // Each variant and the indexes it must use; `sorts` only where the matches (not the user's pull
     // requests) are sorted: several repositories (a page of each, merged), or a search (its walk of
     // the newest, then, for a rarer term, its matches from an index: at this user's 3,000 rows the
     // planner may prefer their range to the trigram index, which the benchmark's 100,000 show).
+    // Without `space`, every list reads one range per space the user may see (personal, each
+    // organization) and merges them: a sort of at most 20 keys per space.
     const byUpdated = /Index (Only )?Scan( Backward)? using pull_requests_user_updated_idx/;
+    const byOrgUpdated = /Index (Only )?Scan( Backward)? using pull_requests_org_updated_idx/;
     const searched = [byUpdated, /Bitmap Index Scan on pull_requests_user_(title_search|updated)_idx/];
     const queries = {
-      default: { query: repo.listPageQuery(heavy.id, { order: 'desc' }), index: byUpdated, sorts: false },
-      cursor: { query: repo.listPageQuery(heavy.id, { order: 'desc', cursor: new Date(BASE + 1500 * 60_000) }), index: byUpdated, sorts: false },
-      ascending: { query: repo.listPageQuery(heavy.id, { order: 'asc', cursor: new Date(BASE) }), index: byUpdated, sorts: false },
-      status: { query: repo.listPageQuery(heavy.id, { order: 'desc', status: 'failed' }), index: /Index (Only )?Scan( Backward)? using pull_requests_user_status_updated_idx/, sorts: false },
-      repository: { query: repo.listPageQuery(heavy.id, { order: 'desc', repositories: ['acme/web'] }), index: /Index (Only )?Scan( Backward)? using pull_requests_user_repository_updated_idx/, sorts: false },
-      repositories: { query: repo.listPageQuery(heavy.id, { order: 'desc', repositories: ['acme/api', 'acme/web'] }), index: /Index (Only )?Scan( Backward)? using pull_requests_user_repository_updated_idx/, sorts: true },
+      default: { query: repo.listPageQuery(heavy.id, { order: 'desc' }), index: [byUpdated, byOrgUpdated], sorts: true },
+      cursor: { query: repo.listPageQuery(heavy.id, { order: 'desc', cursor: new Date(BASE + 1500 * 60_000) }), index: [byUpdated, byOrgUpdated], sorts: true },
+      ascending: { query: repo.listPageQuery(heavy.id, { order: 'asc', cursor: new Date(BASE) }), index: [byUpdated, byOrgUpdated], sorts: true },
+      personal: { query: repo.listPageQuery(heavy.id, { order: 'desc', space: 'personal' }), index: byUpdated, sorts: false },
+      organization: { query: repo.listPageQuery(heavy.id, { order: 'desc', space: { orgId: orgs[0]!.id } }), index: byOrgUpdated, sorts: false },
+      personalStatus: { query: repo.listPageQuery(heavy.id, { order: 'desc', space: 'personal', status: 'failed' }), index: /Index (Only )?Scan( Backward)? using pull_requests_user_status_updated_idx/, sorts: false },
+      personalRepository: { query: repo.listPageQuery(heavy.id, { order: 'desc', space: 'personal', repositories: ['acme/web'] }), index: /Index (Only )?Scan( Backward)? using pull_requests_user_repository_updated_idx/, sorts: false },
+      personalRepositories: { query: repo.listPageQuery(heavy.id, { order: 'desc', space: 'personal', repositories: ['acme/api', 'acme/web'] }), index: /Index (Only )?Scan( Backward)? using pull_requests_user_repository_updated_idx/, sorts: true },
       search: { query: repo.listPageQuery(heavy.id, { order: 'desc', search: '#1205' }), index: searched, sorts: true },
       summary: { query: repo.summaryPageQuery(heavy.id, new Date(BASE), '#1205'), index: searched, sorts: true },
-      summaryAll: { query: repo.summaryPageQuery(heavy.id, new Date(BASE), undefined), index: byUpdated, sorts: false },
+      summaryAll: { query: repo.summaryPageQuery(heavy.id, new Date(BASE), undefined), index: [byUpdated, byOrgUpdated], sorts: true },
     };
     for (const [name, { query, index, sorts }] of Object.entries(queries)) {
       const plan = (await queryRows<{ 'QUERY PLAN': string }>(t.app.db, sql`explain ${query}`)).map((row) => row['QUERY PLAN']).join('\n');

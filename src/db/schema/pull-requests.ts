@@ -85,7 +85,9 @@ export const pullRequests = pgTable(
     // what `ORDER BY … DESC` means: drizzle's bare desc() writes NULLS LAST, which no query matches.
     // Each ends with the searchable title: a search for a common term walks the range and reads
     // each title from the index (an index-only scan), not from the rows it skips.
-    index('pull_requests_org_idx').on(table.orgId),
+    // An organization's range, as a user's personal one: the lists read one range per space
+    // (personal, each organization) and merge them.
+    index('pull_requests_org_updated_idx').on(table.orgId, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle),
     index('pull_requests_user_updated_idx').on(table.userId, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle),
     index('pull_requests_user_status_updated_idx').on(table.userId, table.reviewStatus, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle),
     index('pull_requests_user_repository_updated_idx').on(table.userId, table.repositoryName, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle),

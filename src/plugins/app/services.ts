@@ -229,7 +229,7 @@ export default fp(
       users: new UsersService({ db: app.db, users: repos.users, sessionRecords: repos.sessions, sessions, tokenRecords: repos.apiTokens, apiTokens, kv: app.kv, organizations }),
       usage: new UsageService(repos.usage, config.freeAllowanceUsd),
       usageHistory: new UsageHistoryService(repos.usageHistory),
-      pullRequests: new PullRequestsService(repos.pullRequests, diffs),
+      pullRequests: new PullRequestsService(repos.pullRequests, diffs, orgAccess),
       reviews: new ReviewService({ reviews: repos.reviews, feedback: repos.feedback, queue: app.queue, publishing, log }),
       byok: new ByokService({ config, providers: repos.byokProviders, directory, secretBox: app.secretBox, policy, audit: spaceAudit }),
       models,

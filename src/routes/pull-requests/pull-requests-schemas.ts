@@ -14,6 +14,8 @@ export const listQuery = z.object({
     .optional()
     .transform((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value])),
   order: z.enum(['asc', 'desc']).default('desc'),
+  /** One space (decisions.md §15): `personal` or an organization's id; without it, every one the caller may see. */
+  org: z.string().trim().min(1).max(64).optional(),
 });
 
 export const listParams = z.object({ lastUpdatedAt: cursorSchema });
@@ -38,6 +40,8 @@ export const listItem = z.object({
   baseBranch: z.string(),
   updatedAt: isoTimestamp,
   htmlUrl: z.string().nullable(),
+  /** The organization it belongs to, null in the personal space. */
+  org: z.object({ id: z.uuid(), name: z.string() }).nullable(),
 });
 
 export const summaryQuery = z.object({ updatedAt: cursorSchema.optional(), search: searchSchema });

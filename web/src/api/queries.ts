@@ -64,7 +64,7 @@ export const queries = {
   apiTokens: () => queryOptions({ queryKey: ['api-tokens'], queryFn: () => get<ApiTokenItem[]>('/auth/tokens') }),
   recentReviews: () => queryOptions({ queryKey: ['reviews', 'recent'], queryFn: () => get<ReviewListItem[]>('/review/list') }),
   latestPullRequests: () => queryOptions({ queryKey: ['pull-requests', 'latest'], queryFn: () => get<PullRequestItem[]>('/pull-request/list') }),
-  pullRequests: (filters: { search: string; status: string; repo: string }) =>
+  pullRequests: (filters: { search: string; status: string; repo: string; org: string }) =>
     infiniteQueryOptions({
       queryKey: ['pull-requests', 'list', filters],
       queryFn: ({ pageParam }) =>
@@ -72,6 +72,7 @@ export const queries = {
           search: filters.search || undefined,
           reviewStatus: filters.status,
           repo: filters.repo || undefined,
+          org: filters.org || undefined,
           lastUpdatedAt: pageParam,
         }),
       initialPageParam: undefined as string | undefined,

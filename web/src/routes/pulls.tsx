@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
+import { getRouteApi, Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useEffect, useMemo, useState } from 'react';
 import { queries } from '../api/queries';
 import { StatusBadge } from '../components/badges';
@@ -15,7 +15,10 @@ export function PullsPage() {
   const search = route.useSearch();
   const navigate = useNavigate({ from: '/pulls' });
   const [text, setText] = useState(search.q ?? '');
-  const filters = { search: search.q ?? '', status: search.status ?? 'all', repo: search.repo ?? '' };
+  // The organization chosen in the switcher narrows the list to its pull requests; without one, the
+  // list holds every pull request the user may see, each organization's marked.
+  const { org } = useSearch({ strict: false });
+  const filters = { search: search.q ?? '', status: search.status ?? 'all', repo: search.repo ?? '', org: org ?? '' };
   const list = useInfiniteQuery(queries.pullRequests(filters));
   // The repository choices: every repository of the latest pull requests, and the one chosen.
   const latest = useQuery(queries.latestPullRequests());
@@ -83,7 +86,7 @@ export function PullsPage() {
                   {pr.title}
                 </Link>
                 <p className="meta">
-                  <span className={`badge badge-host-${pr.provider}`}>{hostName(pr.provider)}</span> {pr.repositoryName} {changeNumber(pr.provider, pr.number)} · {pr.headBranch} →{' '}
+                  <span className={`badge badge-host-${pr.provider}`}>{hostName(pr.provider)}</span> {pr.org ? <span className="badge">{pr.org.name}</span> : null} {pr.repositoryName} {changeNumber(pr.provider, pr.number)} · {pr.headBranch} →{' '}
                   {pr.baseBranch} · updated {ago(pr.updatedAt)}
                   {pr.url ? (
                     <>

@@ -1,0 +1,2 @@
+DROP INDEX "pull_requests_org_idx";--> statement-breakpoint
+CREATE INDEX "pull_requests_org_updated_idx" ON "pull_requests" USING btree ("org_id","updated_at" DESC NULLS FIRST,"id" DESC NULLS FIRST,"search_title");
