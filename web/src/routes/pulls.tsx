@@ -15,10 +15,10 @@ export function PullsPage() {
   const search = route.useSearch();
   const navigate = useNavigate({ from: '/pulls' });
   const [text, setText] = useState(search.q ?? '');
-  // The organization chosen in the switcher narrows the list to its pull requests; without one, the
-  // list holds every pull request the user may see, each organization's marked.
+  // The switcher filters (decisions.md §15): an organization shows its pull requests, `Personal` the
+  // user's own, as the usage page does. The API's default (everything visible) is for API clients.
   const { org } = useSearch({ strict: false });
-  const filters = { search: search.q ?? '', status: search.status ?? 'all', repo: search.repo ?? '', org: org ?? '' };
+  const filters = { search: search.q ?? '', status: search.status ?? 'all', repo: search.repo ?? '', org: org ?? 'personal' };
   const list = useInfiniteQuery(queries.pullRequests(filters));
   // The repository choices: every repository of the latest pull requests, and the one chosen.
   const latest = useQuery(queries.latestPullRequests());
