@@ -4,6 +4,7 @@ import { codeContextBench } from './scenarios/code-context.js';
 import { codeContextCoverageBench } from './scenarios/code-context-coverage.js';
 import { codeSnapshotBench } from './scenarios/code-snapshot.js';
 import { listsBench } from './scenarios/lists.js';
+import { orgListsBench } from './scenarios/org-lists.js';
 import { gitlabPublishingBench } from './scenarios/gitlab-publishing.js';
 import { publishingBench } from './scenarios/publishing.js';
 import { reviewPipelineBench } from './scenarios/review-pipeline.js';
@@ -41,6 +42,7 @@ const scenarios: Record<string, (backends: Backend[]) => Promise<void>> = {
   'large-pr': perBackend((backend) => reviewPipelineBench(backend, { ordinaryReviews: 0, burst: 0, largeRounds: largeRounds() })),
   webhook: perBackend((backend) => webhookBench(backend, duration)),
   lists: perBackend((backend) => listsBench(backend, duration)),
+  'org-lists': perBackend((backend) => orgListsBench(backend, duration)),
   publishing: perBackend((backend) => publishingBench(backend)),
   'gitlab-publishing': perBackend((backend) => gitlabPublishingBench(backend)),
   usage: perBackend((backend) => usageBench(backend, duration)),

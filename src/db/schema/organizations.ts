@@ -34,7 +34,7 @@ export const organizations = pgTable(
   {
     id: primaryUuid(),
     name: varchar('name', { length: 56 }).notNull(),
-    /** Derived from the name at creation and kept on renames: a stable handle (see notes/orgs.md). */
+    /** Derived from the name at creation and kept on renames: a stable handle (docs/decisions.md, organizations). */
     slug: varchar('slug', { length: 64 }).notNull(),
     /** USD per UTC month; null: no limit. */
     monthlySpendLimitUsd: numeric('monthly_spend_limit_usd', { precision: 18, scale: 10, mode: 'number' }),
