@@ -1,6 +1,6 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/database.js';
-import { githubInstallations, users, type GitHubInstallation, type InstalledRepository } from '../db/schema/index.js';
+import { githubInstallations, organizationMembers, pullRequests, users, type GitHubInstallation, type InstalledRepository } from '../db/schema/index.js';
 
 export interface InstallationFacts {
   id: number;
@@ -72,13 +72,42 @@ export class GitHubInstallationRepository {
       .where(and(eq(githubInstallations.senderId, githubId), isNull(githubInstallations.userId)));
   }
 
-  /** The user's installations that are still installed, newest first. */
+  /** The installations the user sees that are still installed: personal ones and their organizations', newest first. */
   listForUser(userId: string): Promise<GitHubInstallation[]> {
+    const orgs = this.db.select({ orgId: organizationMembers.orgId }).from(organizationMembers).where(eq(organizationMembers.userId, userId));
     return this.db
       .select()
       .from(githubInstallations)
-      .where(and(eq(githubInstallations.userId, userId), isNull(githubInstallations.deletedAt)))
+      .where(
+        and(
+          or(and(eq(githubInstallations.userId, userId), isNull(githubInstallations.orgId)), inArray(githubInstallations.orgId, orgs)),
+          isNull(githubInstallations.deletedAt),
+        ),
+      )
       .orderBy(desc(githubInstallations.createdAt));
+  }
+
+  /** The installation, locked for a move. */
+  async lock(id: number, tx: Executor): Promise<GitHubInstallation | undefined> {
+    const [row] = await tx.select().from(githubInstallations).where(eq(githubInstallations.id, id)).for('update');
+    return row;
+  }
+
+  /**
+   * Moves the installation into `orgId`, or out of its organization into `userId`'s personal space,
+   * with the pull requests that came through it.
+   */
+  async move(id: number, orgId: string | null, userId: string, tx: Executor): Promise<void> {
+    await tx
+      .update(githubInstallations)
+      .set({ orgId, ...(orgId === null ? { userId } : {}), updatedAt: new Date() })
+      .where(eq(githubInstallations.id, id));
+    await tx.update(pullRequests).set({ orgId }).where(and(eq(pullRequests.provider, 'github'), eq(pullRequests.installationId, id)));
+  }
+
+  /** An organization's deletion hands its installations back to the deleting owner's personal space. */
+  async returnToUser(orgId: string, userId: string, tx: Executor): Promise<void> {
+    await tx.update(githubInstallations).set({ orgId: null, userId, updatedAt: new Date() }).where(eq(githubInstallations.orgId, orgId));
   }
 }
 

@@ -1,6 +1,6 @@
-import { and, asc, eq } from 'drizzle-orm';
-import type { Database } from '../db/database.js';
-import { gitlabConnections, type GitLabConnection } from '../db/schema/index.js';
+import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
+import type { Database, Executor } from '../db/database.js';
+import { gitlabConnections, gitlabMergeRequests, organizationMembers, pullRequests, type GitLabConnection } from '../db/schema/index.js';
 
 export type NewGitLabConnection = typeof gitlabConnections.$inferInsert;
 
@@ -8,8 +8,38 @@ export type NewGitLabConnection = typeof gitlabConnections.$inferInsert;
 export class GitLabConnectionRepository {
   constructor(private readonly db: Database) {}
 
+  /** The connections the user sees: personal ones and their organizations' (decisions.md §15). */
   listForUser(userId: string): Promise<GitLabConnection[]> {
-    return this.db.select().from(gitlabConnections).where(eq(gitlabConnections.userId, userId)).orderBy(asc(gitlabConnections.createdAt), asc(gitlabConnections.id));
+    const orgs = this.db.select({ orgId: organizationMembers.orgId }).from(organizationMembers).where(eq(organizationMembers.userId, userId));
+    return this.db
+      .select()
+      .from(gitlabConnections)
+      .where(or(and(eq(gitlabConnections.userId, userId), isNull(gitlabConnections.orgId)), inArray(gitlabConnections.orgId, orgs)))
+      .orderBy(asc(gitlabConnections.createdAt), asc(gitlabConnections.id));
+  }
+
+  /** The connection, locked for a move. */
+  async lock(id: string, tx: Executor): Promise<GitLabConnection | undefined> {
+    const [row] = await tx.select().from(gitlabConnections).where(eq(gitlabConnections.id, id)).for('update');
+    return row;
+  }
+
+  /**
+   * Moves the connection into `orgId`, or out of its organization into `userId`'s personal space,
+   * with the merge requests that came through it.
+   */
+  async move(id: string, orgId: string | null, userId: string, tx: Executor): Promise<void> {
+    await tx
+      .update(gitlabConnections)
+      .set({ orgId, ...(orgId === null ? { userId } : {}), updatedAt: new Date() })
+      .where(eq(gitlabConnections.id, id));
+    const keys = tx.select({ prId: gitlabMergeRequests.prId }).from(gitlabMergeRequests).where(eq(gitlabMergeRequests.connectionId, id));
+    await tx.update(pullRequests).set({ orgId }).where(inArray(pullRequests.prId, keys));
+  }
+
+  /** An organization's deletion hands its connections back to the deleting owner's personal space. */
+  async returnToUser(orgId: string, userId: string, tx: Executor): Promise<void> {
+    await tx.update(gitlabConnections).set({ orgId: null, userId, updatedAt: new Date() }).where(eq(gitlabConnections.orgId, orgId));
   }
 
   async find(id: string): Promise<GitLabConnection | undefined> {

@@ -85,6 +85,12 @@ export interface IntakeRules {
   joins: ReadonlyArray<{ table: string; alias: string; on: string }>;
   /** Who owns the pull request: ONE expression, the user's id or null (then nothing is stored). */
   ownership: string;
+  /**
+   * The organization that owns it (decisions.md §15), or null for the owner's personal space: the
+   * organization of the installation or connection it came through. A delivery that names none
+   * (null) leaves a stored pull request where it is; moving an installation moves its pull requests.
+   */
+  organization: string;
   /** What a delivery nobody owns is told. */
   unowned: Extract<IntakeOutcome, 'unknown-author' | 'disconnected'>;
   /**
@@ -120,6 +126,7 @@ function intakeStatement(rules: readonly IntakeRules[]): string {
   const kind = (rule: IntakeRules) => `'${identifier(rule.kind)}'`;
   const joins = rules.flatMap((rule) => rule.joins.map((join) => `left join ${identifier(join.table)} ${identifier(join.alias)} on i.provider = ${kind(rule)} and (${join.on})`));
   const owner = `case i.provider ${rules.map((rule) => `when ${kind(rule)} then (${rule.ownership})`).join(' ')} end`;
+  const organization = `case i.provider ${rules.map((rule) => `when ${kind(rule)} then (${rule.organization})`).join(' ')} end`;
   const keyed = rules.filter((rule) => rule.keys !== undefined);
   const keyTables = keyed.map((rule, n) => {
     const { table, connection, number } = rule.keys!;
@@ -144,7 +151,7 @@ new_${n} as (
   const links = linked.length === 0 ? 'false' : `provider in (${linked.join(', ')})`;
   return `
 with raw as (
-  select i.*, b.body_blob, ${owner} as user_id
+  select i.*, b.body_blob, ${owner} as user_id, ${organization} as org_id
   from json_to_recordset($1::json) as i(
     ord int, delivery_id text, event text, action text, provider text, owner_id uuid, author_id bigint, installation_id bigint, given_pr_id bigint, repository_id text, repository_name text,
     pr_number int, title text, state text, html_url text, diff text, draft boolean, merged boolean,
@@ -172,15 +179,15 @@ decision as (
   left join reviews r on r.id = p.id
 ),
 upserted as (
-  insert into pull_requests (user_id, provider, installation_id, pr_id, repository_id, repository_name, pr_number, title, state, html_url, diff, draft, merged,
+  insert into pull_requests (user_id, org_id, provider, installation_id, pr_id, repository_id, repository_name, pr_number, title, state, html_url, diff, draft, merged,
     head_branch, base_branch, base_sha, head_sha, merge_commit_sha, commits_count, additions, deletions, changed_files, body_blob,
     created_at, updated_at)
-  select user_id, provider, installation_id, pr_id, repository_id, repository_name, pr_number, title, state, html_url, diff, draft, merged,
+  select user_id, org_id, provider, installation_id, pr_id, repository_id, repository_name, pr_number, title, state, html_url, diff, draft, merged,
     head_branch, base_branch, base_sha, head_sha, merge_commit_sha, commits_count, additions, deletions, changed_files, body_blob,
     created_at, updated_at
   from fresh
   on conflict (pr_id) do update set
-    user_id = excluded.user_id, installation_id = coalesce(excluded.installation_id, pull_requests.installation_id), repository_id = excluded.repository_id, repository_name = excluded.repository_name,
+    user_id = excluded.user_id, org_id = coalesce(excluded.org_id, pull_requests.org_id), installation_id = coalesce(excluded.installation_id, pull_requests.installation_id), repository_id = excluded.repository_id, repository_name = excluded.repository_name,
     pr_number = excluded.pr_number, title = excluded.title, state = excluded.state, html_url = excluded.html_url,
     diff = excluded.diff, draft = excluded.draft, merged = excluded.merged, head_branch = excluded.head_branch,
     base_branch = excluded.base_branch, base_sha = excluded.base_sha, head_sha = excluded.head_sha,

@@ -70,7 +70,7 @@ describe("an organization's settings and usage in the browser", () => {
     expect(await memberPage.getByRole('button', { name: 'Save' }).count()).toBe(0);
     expect(await memberPage.getByRole('textbox').count()).toBe(0);
     const tabs = memberPage.getByRole('navigation', { name: 'Organization settings' }).getByRole('link');
-    expect(await tabs.allTextContents()).toEqual(['Members', 'Review', 'Providers', 'Spend limit']);
+    expect(await tabs.allTextContents()).toEqual(['Members', 'Review', 'Providers', 'Installations', 'Spend limit']);
     await expectAccessible(memberPage, 'review settings, read-only');
     await memberPage.screenshot({ path: `${SCREENSHOT_DIR}org-review-settings-member.png`, fullPage: true });
 

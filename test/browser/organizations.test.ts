@@ -101,7 +101,7 @@ describe('organizations in the browser', () => {
     // A member sees the settings without their controls, and no Audit log tab.
     await visitor.getByRole('listitem', { name: 'Lena Lead' }).waitFor();
     const tabs = visitor.getByRole('navigation', { name: 'Organization settings' });
-    expect(await tabs.getByRole('link').allTextContents()).toEqual(['Members', 'Review', 'Providers', 'Spend limit']);
+    expect(await tabs.getByRole('link').allTextContents()).toEqual(['Members', 'Review', 'Providers', 'Installations', 'Spend limit']);
     expect(await visitor.getByRole('button', { name: 'Invite' }).count()).toBe(0);
     expect(await visitor.getByRole('combobox', { name: /^Role of/ }).count()).toBe(0);
     await tabs.getByRole('link', { name: 'Spend limit' }).click();

@@ -67,6 +67,7 @@ describe('/gitlab/connections', () => {
         baseUrl: gitlab.url,
         project: { id: projectId, pathWithNamespace: gitlab.project(projectId).path, webUrl: `${gitlab.url}/${gitlab.project(projectId).path}` },
         hookId: expect.any(Number),
+        orgId: null,
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       });
       expect(hooks()).toEqual([

@@ -147,6 +147,11 @@ const orgProvidersRoute = createRoute({
   path: '/providers',
   component: lazyRouteComponent(() => import('./routes/orgs/org-review'), 'OrgProvidersPage'),
 });
+const orgInstallationsRoute = createRoute({
+  getParentRoute: () => orgSettingsRoute,
+  path: '/installations',
+  component: lazyRouteComponent(() => import('./routes/orgs/org-installations'), 'OrgInstallationsPage'),
+});
 const orgSpendLimitRoute = createRoute({
   getParentRoute: () => orgSettingsRoute,
   path: '/spend-limit',
@@ -213,7 +218,7 @@ const routeTree = rootRoute.addChildren([
   invitationRoute,
   signedInRoute.addChildren([
     newOrgRoute,
-    orgSettingsRoute.addChildren([orgSettingsIndexRoute, orgMembersRoute, orgReviewRoute, orgProvidersRoute, orgSpendLimitRoute, orgAuditRoute]),
+    orgSettingsRoute.addChildren([orgSettingsIndexRoute, orgMembersRoute, orgReviewRoute, orgProvidersRoute, orgInstallationsRoute, orgSpendLimitRoute, orgAuditRoute]),
     overviewRoute,
     pullsRoute,
     pullReviewRoute,

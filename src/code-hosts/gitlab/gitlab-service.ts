@@ -8,6 +8,8 @@ import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import { randomHex } from '../../lib/crypto/tokens.js';
 import { isUuid } from '../../lib/ids.js';
 import type { GitLabConnectionRepository } from '../../repositories/gitlab-connection-repository.js';
+import type { OrgAccess } from '../../services/org-access.js';
+import type { OwnershipMoves } from '../../services/ownership-moves.js';
 import type { GitLabConnectionCache } from './gitlab-connection-cache.js';
 import type { ConnectInput } from '../../routes/gitlab/gitlab-schemas.js';
 
@@ -20,6 +22,8 @@ export interface GitLabServiceDeps {
   /** The webhook's cache of connections, told of every change made here. */
   webhookConnections: Pick<GitLabConnectionCache, 'forgetProject' | 'forgetConnection'>;
   log: FastifyBaseLogger;
+  access: OrgAccess;
+  moves: OwnershipMoves;
 }
 
 /**
@@ -33,6 +37,8 @@ export class GitLabService {
   async connect(userId: string, input: ConnectInput) {
     const { connections, client, secretBox } = this.deps;
     const target: GitLabTarget = { baseUrl: input.baseUrl, token: input.token };
+    const orgId = input.orgId?.toLowerCase() ?? null;
+    if (orgId !== null) await this.deps.access.require(orgId, userId, 'admin');
     const project = await refused(client.project(target, input.project), `GitLab refused project ${input.project}`);
     // Before the webhook exists, so a duplicate leaves nothing behind on GitLab.
     if ((await connections.findForProject(userId, input.baseUrl, project.id)) !== undefined) {
@@ -47,6 +53,7 @@ export class GitLabService {
     try {
       const row = await connections.create({
         userId,
+        orgId,
         baseUrl: input.baseUrl,
         projectId: project.id,
         projectPath: project.path_with_namespace,
@@ -71,10 +78,28 @@ export class GitLabService {
     return (await this.deps.connections.listForUser(userId)).map((row) => ({ ...connectionView(row), status: row.status, reason: row.brokenReason }));
   }
 
+  /** Moves a connection into or out of an organization with its merge requests (decisions.md §15). */
+  async move(userId: string, id: string, orgId: string | null) {
+    const { connections, moves } = this.deps;
+    const known = isUuid(id) ? id.toLowerCase() : undefined;
+    // Checked before the target, so that someone who cannot see it learns nothing about it.
+    await moves.requireManages(known === undefined ? undefined : await connections.find(known), userId, noSuchConnection);
+    await moves.move({
+      userId,
+      target: orgId,
+      action: 'connection.moved',
+      label: (row: GitLabConnection) => row.projectPath,
+      notFound: noSuchConnection,
+      reload: (tx) => connections.lock(known!, tx),
+      apply: (tx) => connections.move(known!, orgId?.toLowerCase() ?? null, userId, tx),
+    });
+    return connectionView((await connections.find(known!))!);
+  }
+
   /** Removes the project's webhook (best effort: a broken token or a gone project cannot stop it) and the connection. */
   async disconnect(userId: string, id: string): Promise<void> {
     const row = isUuid(id) ? await this.deps.connections.findOwned(userId, id) : undefined;
-    if (row === undefined) throw new AppError('NOT_FOUND', 'No such GitLab connection');
+    if (row === undefined) throw noSuchConnection();
     await this.removeHook(this.target(row), row.projectId, row.hookId);
     await this.deps.connections.delete(userId, id);
     // Its token is refused from the next delivery on (other processes: decisions.md §12).
@@ -106,8 +131,11 @@ const connectionView = (row: GitLabConnection) => ({
   baseUrl: row.baseUrl,
   project: { id: row.projectId, pathWithNamespace: row.projectPath, webUrl: row.projectWebUrl },
   hookId: row.hookId,
+  orgId: row.orgId,
   createdAt: row.createdAt.toISOString(),
 });
+
+const noSuchConnection = () => new AppError('NOT_FOUND', 'No such GitLab connection');
 
 /** A GitLab call made for the caller's request: GitLab's refusals are the caller's 400 with GitLab's reason. */
 async function refused<T>(call: Promise<T>, what: string): Promise<T> {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, jsonb, pgTable, uuid, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, timestampMs, updatedAt } from './columns.js';
+import { organizations } from './organizations.js';
 import { users } from './users.js';
 
 export interface InstalledRepository {
@@ -19,6 +20,12 @@ export const githubInstallations = pgTable(
   {
     id: bigint('id', { mode: 'number' }).primaryKey(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * The organization it belongs to (decisions.md §15), null in its user's personal space. No
+     * cascade: deleting an organization hands its installations back to the deleting owner, a step
+     * of its deletion, so a missing step fails instead of losing the owner.
+     */
+    orgId: uuid('org_id').references(() => organizations.id),
     senderId: bigint('sender_id', { mode: 'number' }).notNull(),
     accountId: bigint('account_id', { mode: 'number' }).notNull(),
     accountLogin: varchar('account_login', { length: 100 }).notNull(),
@@ -33,6 +40,7 @@ export const githubInstallations = pgTable(
   },
   (table) => [
     index('github_installations_user_idx').on(table.userId),
+    index('github_installations_org_idx').on(table.orgId),
     // Claiming at sign-in looks for the unclaimed installs of one GitHub id.
     index('github_installations_unclaimed_idx').on(table.senderId).where(sql`${table.userId} is null`),
   ],

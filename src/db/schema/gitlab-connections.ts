@@ -1,5 +1,6 @@
 import { bigint, index, pgTable, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, primaryUuid, timestampMs, updatedAt } from './columns.js';
+import { organizations } from './organizations.js';
 import { users } from './users.js';
 
 /**
@@ -15,6 +16,8 @@ export const gitlabConnections = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** The organization it belongs to (decisions.md §15), null in `userId`'s personal space; no cascade, as for installations. */
+    orgId: uuid('org_id').references(() => organizations.id),
     /** The instance's web address without a trailing slash (`https://gitlab.com`). */
     baseUrl: text('base_url').notNull(),
     /** GitLab's project id: unique on one instance only. */
@@ -38,6 +41,7 @@ export const gitlabConnections = pgTable(
     uniqueIndex('gitlab_connections_user_project_key').on(table.userId, table.baseUrl, table.projectId),
     // The webhook finds the connections of a delivery's project.
     index('gitlab_connections_project_idx').on(table.projectId),
+    index('gitlab_connections_org_idx').on(table.orgId),
   ],
 );
 

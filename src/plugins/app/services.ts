@@ -41,6 +41,7 @@ import { SnapshotCache } from '../../code-context/snapshot/snapshot-cache.js';
 import { UsageService } from '../../services/usage-service.js';
 import { AuditLog } from '../../services/audit-log.js';
 import { InvitationService } from '../../services/invitation-service.js';
+import { OwnershipMoves } from '../../services/ownership-moves.js';
 import { OrgAccess } from '../../services/org-access.js';
 import { OrganizationService } from '../../services/organization-service.js';
 import { UsageHistoryService } from '../../services/usage-history-service.js';
@@ -155,7 +156,12 @@ export default fp(
     // GitLab base URLs are user-supplied: every call goes through the BYOK address policy.
     const gitlabClient = new GitLabClient({ request: policy.request });
     const gitlabWebhookConnections = new GitLabConnectionCache({ connections: repos.gitlabConnections, secretBox: app.secretBox });
+    const orgAccess = new OrgAccess(repos.organizations);
+    const auditLog = new AuditLog(repos.audit);
+    const moves = new OwnershipMoves({ db: app.db, access: orgAccess, audit: auditLog, users: repos.users });
     const gitlab = new GitLabService({
+      access: orgAccess,
+      moves,
       connections: repos.gitlabConnections,
       client: gitlabClient,
       secretBox: app.secretBox,
@@ -189,16 +195,14 @@ export default fp(
       }),
     });
     const commandTarget = (command: AppCommand) => codeHosts.commandTarget(command);
-    const orgAccess = new OrgAccess(repos.organizations);
-    const auditLog = new AuditLog(repos.audit);
     const organizations = new OrganizationService({
       db: app.db,
       organizations: repos.organizations,
       users: repos.users,
       access: orgAccess,
       audit: auditLog,
-      // Its settings, keys, usage and pull requests go by cascade with its row. Next: installations and connections return to the deleting owner.
-      deletionSteps: [],
+      // Its settings, keys, usage and pull requests go by cascade with its row; its installations and connections return to the deleting owner.
+      deletionSteps: [(orgId, byUserId, tx) => repos.installations.returnToUser(orgId, byUserId, tx), (orgId, byUserId, tx) => repos.gitlabConnections.returnToUser(orgId, byUserId, tx)],
     });
     const spaceAudit = new SpaceAudit({ db: app.db, audit: auditLog, users: repos.users });
     const services: Services = {
@@ -248,7 +252,7 @@ export default fp(
       webhook,
       gitlabWebhook: new GitLabWebhookService({ connections: gitlabWebhookConnections, webhook, queue: app.queue, log: log.child({ component: 'webhook' }) }),
       githubTokens,
-      githubApp: new GitHubAppService({ apps: githubApps, installations: repos.installations }),
+      githubApp: new GitHubAppService({ apps: githubApps, installations: repos.installations, moves }),
       githubAppSetup: new GitHubAppSetupService({
         apps: githubApps,
         operators: new Operators(config.operatorEmails, repos.users),

@@ -41,6 +41,8 @@ export const connectBody = z.object({
     .min(1, 'must not be empty')
     .max(1024, 'must be at most 1024 characters')
     .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
+  /** decisions.md §15: connected straight into an organization the caller is an admin or owner of. */
+  orgId: z.string().max(64).nullable().optional(),
 });
 export type ConnectInput = z.output<typeof connectBody>;
 
@@ -54,8 +56,13 @@ export const connectionResponse = z.object({
   baseUrl: z.string(),
   project: projectResponse,
   hookId: z.number().int(),
+  /** The organization it belongs to (decisions.md §15); null in its owner's personal space. */
+  orgId: z.string().nullable(),
   createdAt: isoTimestamp,
 });
+
+/** decisions.md §15: into an organization (its id), or out of one into the caller's personal space (null). */
+export const moveBody = z.object({ orgId: z.string().max(64).nullable() });
 
 export const connectionListResponse = z.array(
   connectionResponse.extend({

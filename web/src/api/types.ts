@@ -100,6 +100,8 @@ export interface Installation {
   repositorySelection: string;
   repositories: string[];
   suspended: boolean;
+  /** The organization it belongs to; null in its owner's personal space. */
+  orgId: string | null;
   createdAt: string;
 }
 

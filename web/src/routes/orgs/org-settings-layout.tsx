@@ -10,7 +10,7 @@ const route = getRouteApi('/signed-in/orgs/$orgId/settings');
 /** Whether the caller may change things (admin+); members see the settings without their controls. */
 export const canManage = (org: Pick<Organization, 'role'> | undefined) => org?.role === 'owner' || org?.role === 'admin';
 
-/** An organization's settings (decisions.md §15): tabs Members, Review, Providers, Spend limit, and Audit log for admins. */
+/** An organization's settings (decisions.md §15): tabs Members, Review, Providers, Installations, Spend limit, and Audit log for admins. */
 export function OrgSettingsLayout() {
   const { orgId } = route.useParams();
   const org = useQuery(queries.org(orgId));
@@ -27,6 +27,7 @@ export function OrgSettingsLayout() {
     { to: '/orgs/$orgId/settings/members', label: 'Members' },
     { to: '/orgs/$orgId/settings/review', label: 'Review' },
     { to: '/orgs/$orgId/settings/providers', label: 'Providers' },
+    { to: '/orgs/$orgId/settings/installations', label: 'Installations' },
     { to: '/orgs/$orgId/settings/spend-limit', label: 'Spend limit' },
     ...(canManage(org.data) ? [{ to: '/orgs/$orgId/settings/audit-log', label: 'Audit log' }] : []),
   ] as const;
