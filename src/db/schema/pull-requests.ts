@@ -84,13 +84,14 @@ export const pullRequests = pgTable(
     // page reads 20 entries and sorts nothing; `asc` walks the same index backwards. NULLS FIRST is
     // what `ORDER BY … DESC` means: drizzle's bare desc() writes NULLS LAST, which no query matches.
     // Each ends with the searchable title: a search for a common term walks the range and reads
-    // each title from the index (an index-only scan), not from the rows it skips.
+    // each title from the index (an index-only scan), not from the rows it skips. The personal ones
+    // end with the organization, so that the personal range (`org_id is null`) stays index-only.
     // An organization's range, as a user's personal one: the lists read one range per space
     // (personal, each organization) and merge them.
     index('pull_requests_org_updated_idx').on(table.orgId, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle),
-    index('pull_requests_user_updated_idx').on(table.userId, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle),
-    index('pull_requests_user_status_updated_idx').on(table.userId, table.reviewStatus, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle),
-    index('pull_requests_user_repository_updated_idx').on(table.userId, table.repositoryName, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle),
+    index('pull_requests_user_updated_idx').on(table.userId, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle, table.orgId),
+    index('pull_requests_user_status_updated_idx').on(table.userId, table.reviewStatus, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle, table.orgId),
+    index('pull_requests_user_repository_updated_idx').on(table.userId, table.repositoryName, table.updatedAt.desc().nullsFirst(), table.id.desc().nullsFirst(), table.searchTitle, table.orgId),
     // Title search (ILIKE '%term%') for a term too rare to fill a page from the newest rows:
     // trigrams, with the user and the list filters in the same GIN index (btree_gin), so the
     // user's few matches with that status or repository are found without reading the others.
