@@ -60,6 +60,8 @@ describe('webhook intake', () => {
         baseBranch: pr.base.ref,
         updatedAt: new Date(pr.updated_at).toISOString(),
         htmlUrl: pr.html_url,
+        // decisions.md §15: the organization it belongs to; none for a personal installation.
+        org: null,
       },
     ]);
     expect((await t.app.inject({ method: 'GET', url: '/pull-request/list', headers: { cookie: stranger.cookie } })).json()).toEqual([]);
