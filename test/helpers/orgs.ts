@@ -12,7 +12,7 @@ export interface Org {
   createdAt: string;
 }
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** A request as `cookie`'s account (no cookie: signed out). */
 export const callAs = (app: FastifyInstance, cookie: string | undefined, method: Method, url: string, payload?: object) =>

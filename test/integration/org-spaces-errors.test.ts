@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, type Account } from '../helpers/accounts.js';
-import { callAs, createOrg, joinedAccount, type Org } from '../helpers/orgs.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { FakeAiProvider } from '../fakes/fake-ai-providers.js';
+import type { Account } from '../helpers/accounts.js';
+import { callAs, joinedAccount, type Method, type Org } from '../helpers/orgs.js';
+import { orgSpacesWorld, type OrgSpacesWorld } from '../helpers/org-spaces.js';
+import type { TestApp } from '../helpers/test-app.js';
+import type { FakeAiProvider } from '../fakes/fake-ai-providers.js';
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** decisions.md §15: members read the organization's settings, keys and usage; writes need admin+. */
 describe('organization settings, keys and usage: errors', () => {
@@ -13,18 +13,14 @@ describe('organization settings, keys and usage: errors', () => {
   let lead: Account;
   let member: Account;
   let org: Org;
+  let world: OrgSpacesWorld;
   beforeAll(async () => {
-    openai = await FakeAiProvider.start('openai');
-    t = await createTestApp({ role: 'api', env: { BYOK_OPENAI_BASE_URL: openai.url } });
-    lead = await createAccount(t.app, t.outbox, { name: 'Lead' });
-    org = await createOrg(t.app, lead, 'Errors Co');
+    world = await orgSpacesWorld('Errors Co');
+    ({ t, openai, lead, org } = world);
     member = await joinedAccount(t.app, t.outbox, lead, org.id, 'member', 'Member');
   });
-  afterAll(async () => {
-    await t.close();
-    await openai.stop();
-  });
-  const call = (account: Account, method: Method, url: string, payload?: object) => callAs(t.app, account.cookie, method, url, payload);
+  afterAll(() => world?.close());
+  const call: OrgSpacesWorld['call'] = (...args) => world.call(...args);
 
   it('a member gets 403 for every write, whatever the body, and nothing changes', async () => {
     const writes: Array<[Method, string, object?]> = [

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageDaily, usageRecords } from '../../src/db/schema/index.js';
-import { createAccount, type Account } from '../helpers/accounts.js';
-import { callAs, createOrg, joinedAccount, type Org } from '../helpers/orgs.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { FakeAiProvider } from '../fakes/fake-ai-providers.js';
+import type { Account } from '../helpers/accounts.js';
+import { joinedAccount, type Org } from '../helpers/orgs.js';
+import { orgSpacesWorld, type OrgSpacesWorld } from '../helpers/org-spaces.js';
+import type { TestApp } from '../helpers/test-app.js';
+import type { FakeAiProvider } from '../fakes/fake-ai-providers.js';
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 const today = new Date().toISOString().slice(0, 10);
 
 /** decisions.md §15: `/orgs/:orgId/workspace`, `/byok` and `/usage` are the personal routers' twins, with the same shapes. */
@@ -15,18 +15,14 @@ describe('organization settings, keys and usage: happy paths', () => {
   let lead: Account;
   let member: Account;
   let org: Org;
+  let world: OrgSpacesWorld;
   beforeAll(async () => {
-    openai = await FakeAiProvider.start('openai');
-    t = await createTestApp({ role: 'api', env: { BYOK_OPENAI_BASE_URL: openai.url } });
-    lead = await createAccount(t.app, t.outbox, { name: 'Lead' });
-    org = await createOrg(t.app, lead, 'Shared Co');
+    world = await orgSpacesWorld('Shared Co');
+    ({ t, openai, lead, org } = world);
     member = await joinedAccount(t.app, t.outbox, lead, org.id, 'member', 'Member');
   });
-  afterAll(async () => {
-    await t.close();
-    await openai.stop();
-  });
-  const call = (account: Account, method: Method, url: string, payload?: object) => callAs(t.app, account.cookie, method, url, payload);
+  afterAll(() => world?.close());
+  const call: OrgSpacesWorld['call'] = (...args) => world.call(...args);
   const audit = async () => (await call(lead, 'GET', `/orgs/${org.id}/audit`)).json<{ items: Array<{ action: string; target: string; details: object; actor: { name: string } }> }>().items;
 
   it('review settings: an admin writes them, every member reads them, in the shape of /workspace, apart from anyone’s own', async () => {

@@ -2,11 +2,11 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/database.js';
 import { createAccount, type Account } from '../helpers/accounts.js';
-import { callAs, createOrg, joinedAccount, type Org } from '../helpers/orgs.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { FakeAiProvider } from '../fakes/fake-ai-providers.js';
+import { callAs, createOrg, joinedAccount, type Method, type Org } from '../helpers/orgs.js';
+import { orgSpacesWorld, type OrgSpacesWorld } from '../helpers/org-spaces.js';
+import type { TestApp } from '../helpers/test-app.js';
+import type { FakeAiProvider } from '../fakes/fake-ai-providers.js';
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** decisions.md §15: nobody outside an organization reads or changes its settings, keys or usage; roles hold from the next request. */
 describe('organization settings, keys and usage: security', () => {
@@ -15,21 +15,17 @@ describe('organization settings, keys and usage: security', () => {
   let lead: Account;
   let org: Org;
   let providerId: string;
+  let world: OrgSpacesWorld;
   beforeAll(async () => {
-    openai = await FakeAiProvider.start('openai');
-    t = await createTestApp({ role: 'api', env: { BYOK_OPENAI_BASE_URL: openai.url } });
-    lead = await createAccount(t.app, t.outbox, { name: 'Lead' });
-    org = await createOrg(t.app, lead, 'Secure Keys Co');
+    world = await orgSpacesWorld('Secure Keys Co');
+    ({ t, openai, lead, org } = world);
     expect((await callAs(t.app, lead.cookie, 'POST', `/orgs/${org.id}/workspace/aiSettings`, { systemPrompt: 'Secret sauce' })).statusCode).toBe(201);
     const added = await callAs(t.app, lead.cookie, 'POST', `/orgs/${org.id}/byok`, { modelProviderName: 'openai', apiKey: openai.apiKey });
     expect(added.statusCode).toBe(201);
     providerId = added.json<{ id: string }>().id;
   });
-  afterAll(async () => {
-    await t.close();
-    await openai.stop();
-  });
-  const call = (account: Account, method: Method, url: string, payload?: object) => callAs(t.app, account.cookie, method, url, payload);
+  afterAll(() => world?.close());
+  const call: OrgSpacesWorld['call'] = (...args) => world.call(...args);
 
   const everyPath = (orgId: string): Array<[Method, string, object?]> => [
     ['GET', `/orgs/${orgId}/workspace/aiSettings`],
