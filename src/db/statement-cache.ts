@@ -1,9 +1,20 @@
+import { createHash } from 'node:crypto';
 import { fillPlaceholders } from 'drizzle-orm';
 import type { DatabaseHandle } from './database.js';
 
 interface BuiltQuery {
   sql: string;
   params: unknown[];
+}
+
+/** PostgreSQL's longest identifier: a longer statement name is cut there, and two cut alike would share one statement. */
+const MAX_NAME = 63;
+
+/** The shape's name as PostgreSQL keeps it: as written when it fits, else its start and a hash of the whole. */
+export function statementName(shape: string): string {
+  if (shape.length <= MAX_NAME) return shape;
+  const hash = createHash('sha1').update(shape).digest('hex').slice(0, 16);
+  return `${shape.slice(0, MAX_NAME - hash.length - 1)}_${hash}`;
 }
 
 /**
@@ -14,7 +25,7 @@ interface BuiltQuery {
  * plan would depend on a value is written with one plan for every value: jsonPage's search).
  */
 export class StatementCache {
-  private readonly built = new Map<string, BuiltQuery>();
+  private readonly built = new Map<string, BuiltQuery & { name: string }>();
 
   constructor(private readonly database: DatabaseHandle) {}
 
@@ -22,9 +33,9 @@ export class StatementCache {
   run<T>(shape: string, build: () => { toSQL(): BuiltQuery }, values: Record<string, unknown>): Promise<T[]> {
     let query = this.built.get(shape);
     if (query === undefined) {
-      query = build().toSQL();
+      query = { ...build().toSQL(), name: statementName(shape) };
       this.built.set(shape, query);
     }
-    return this.database.prepared<T>(shape, query.sql, fillPlaceholders(query.params, values));
+    return this.database.prepared<T>(query.name, query.sql, fillPlaceholders(query.params, values));
   }
 }
