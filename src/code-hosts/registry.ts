@@ -1,4 +1,5 @@
 import type { HostKind } from '../domain/host-kinds.js';
+import { bitbucketIntake } from './bitbucket/bitbucket-intake.js';
 import { githubIntake } from './github/github-intake.js';
 import { gitlabIntake } from './gitlab/gitlab-intake.js';
 import type { HostIntakeRules } from './host-intake.js';
@@ -11,4 +12,5 @@ import type { HostIntakeRules } from './host-intake.js';
 export const HOST_INTAKES: Record<HostKind, HostIntakeRules> = {
   github: githubIntake,
   gitlab: gitlabIntake,
+  bitbucket: bitbucketIntake,
 };

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { HostKind } from '../domain/host-kinds.js';
+import bitbucketRoutes from './bitbucket/bitbucket-routes.js';
+import bitbucketWebhookRoutes from './bitbucket/bitbucket-webhook-routes.js';
 import githubRoutes from './github/github-routes.js';
 import gitlabWebhookRoutes from './gitlab/gitlab-webhook-routes.js';
 import gitlabRoutes from './gitlab/gitlab-routes.js';
@@ -20,4 +22,5 @@ export interface HostRoutes {
 export const HOST_ROUTES: readonly HostRoutes[] = [
   { kind: 'github', prefix: '/github', routes: githubRoutes },
   { kind: 'gitlab', prefix: '/gitlab', routes: gitlabRoutes, webhook: gitlabWebhookRoutes },
+  { kind: 'bitbucket', prefix: '/bitbucket', routes: bitbucketRoutes, webhook: bitbucketWebhookRoutes },
 ];

@@ -32,6 +32,8 @@ export interface AppConfig {
     /** decisions.md §8: the GitHub App, when all of its variables are set. */
     app: GitHubAppConfig | undefined;
   };
+  /** decisions.md §16: Bitbucket Cloud's REST API (one service: no per-connection address). */
+  bitbucket: { apiUrl: string };
   platformAi: { baseUrl: string | undefined; apiKey: string | undefined; models: PlatformModel[] };
   freeAllowanceUsd: number;
   byokBaseUrls: { openai: string; anthropic: string; google: string; openrouter: string };
@@ -133,6 +135,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       token: env.GITHUB_TOKEN,
       app,
     },
+    bitbucket: { apiUrl: trimSlash(env.BITBUCKET_API_URL) },
     platformAi: {
       baseUrl: env.PLATFORM_AI_BASE_URL === undefined ? undefined : trimSlash(env.PLATFORM_AI_BASE_URL),
       apiKey: env.PLATFORM_AI_API_KEY,

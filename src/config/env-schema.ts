@@ -61,6 +61,7 @@ export const envSchema = z.object({
   GITHUB_WEBHOOK_SECRET: optionalString,
   GITHUB_URL: urlWithDefault('https://github.com'),
   GITHUB_API_URL: urlWithDefault('https://api.github.com'),
+  BITBUCKET_API_URL: urlWithDefault('https://api.bitbucket.org/2.0'),
   GITHUB_CLIENT_ID: optionalString,
   GITHUB_CLIENT_SECRET: optionalString,
   GITHUB_TOKEN: optionalString,

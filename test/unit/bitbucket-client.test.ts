@@ -121,10 +121,10 @@ describe('the Bitbucket client against the fake Bitbucket Cloud', () => {
     expect(await client.updateComment(target, 3, summary.id, 'Summary v2')).toMatchObject({ id: summary.id, content: { raw: 'Summary v2' } });
   });
 
-  it('resolves an inline thread (twice is no error); a reply Bitbucket will not resolve comes back refused', async () => {
+  it('resolves an inline thread; one resolved meanwhile (409) and a reply (403) come back refused, to be answered instead', async () => {
     const inline = await client.createComment(target, 3, 'gone later', { anchor: { path: 'src/a.ts', to: 2 } });
     expect(await client.resolveComment(target, 3, inline.id)).toBe('resolved');
-    expect(await client.resolveComment(target, 3, inline.id)).toBe('resolved');
+    expect(await client.resolveComment(target, 3, inline.id)).toBe('refused');
     const reply = await client.createComment(target, 3, 'reply', { parentId: inline.id });
     expect(await client.resolveComment(target, 3, reply.id)).toBe('refused');
   });

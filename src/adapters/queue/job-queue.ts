@@ -30,7 +30,7 @@ export interface PublicationRequest extends ReviewRequest {
 }
 
 /** What a command needs: where it was written, by whom, and what it says. */
-export type AppCommand = GitHubCommand | GitLabCommand;
+export type AppCommand = GitHubCommand | GitLabCommand | BitbucketCommand;
 
 /** A command in a GitHub pull request (through the App); jobs queued before GitLab existed carry no `provider`. */
 export interface GitHubCommand {
@@ -56,6 +56,25 @@ export interface GitLabCommand {
   body: string;
   /** The discussion a reply belongs to (verdicts in a finding's discussion), when the payload says. */
   discussionId?: string | null;
+  headSha?: undefined;
+}
+
+/**
+ * A comment in a Bitbucket pull request (decisions.md §16): who may command is checked by the job
+ * (the author's effective permission), not at intake.
+ */
+export interface BitbucketCommand {
+  provider: 'bitbucket';
+  connectionId: string;
+  /** Bitbucket's pull-request id, unique within the connection's repository. */
+  number: number;
+  /** The comment: answers to it are replies in its thread. */
+  commentId: number;
+  /** The comment's author (`user.uuid`, with braces). */
+  authorUuid: string;
+  body: string;
+  /** The comment it replies to (`parent.id`): a verdict names the finding of that thread. */
+  parentId: number | null;
   headSha?: undefined;
 }
 

@@ -133,7 +133,7 @@ export class SnapshotCache {
     await mkdir(temporary, { recursive: true });
     try {
       let meta: SnapshotMeta | undefined;
-      if (!listing.truncated && listed <= this.options.maxBytes) {
+      if (source.archive !== undefined && !listing.truncated && listed <= this.options.maxBytes) {
         try {
           const { files } = await codeWorkers.unpack(await source.archive(commit), join(temporary, PACK), { maxBytes: this.options.maxBytes, maxFileBytes: this.maxFileBytes });
           meta = { mode: 'tarball', commit, repository: source.repository, bytes: files.reduce((sum, file) => sum + file.size, 0), files };

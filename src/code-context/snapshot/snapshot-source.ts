@@ -20,8 +20,12 @@ export interface SnapshotSource {
    * commit is not.
    */
   refuses(error: unknown): boolean;
-  /** The commit's files as a gzipped tar whose entries sit under one top folder, streamed. */
-  archive(commit: string): Promise<ReadableStream<Uint8Array>>;
+  /**
+   * The commit's files as a gzipped tar whose entries sit under one top folder, streamed. A host
+   * whose API has none (Bitbucket Cloud, decisions.md §16) leaves it out: its snapshots are read
+   * file by file (`files` mode).
+   */
+  archive?(commit: string): Promise<ReadableStream<Uint8Array>>;
   /** Every file of the commit with its size. */
   listFiles(commit: string): Promise<SnapshotTree>;
   /** One file at the commit; null when it does not exist there. */

@@ -20,9 +20,11 @@ import {
   bitbucketPermissionSchema,
   bitbucketPullRequestSchema,
   bitbucketRepositorySchema,
+  bitbucketSourceEntrySchema,
   pageSchema,
   type BitbucketComment,
   type BitbucketDiffstat,
+  type BitbucketSourceEntry,
 } from './bitbucket-schemas.js';
 
 /** `BITBUCKET_API_URL`'s default (decisions.md §16). */
@@ -87,7 +89,8 @@ const pathSegments = (path: string) => path.split('/').map(encodeURIComponent).j
  * anything else a `BitbucketApiError` with Bitbucket's message.
  */
 export class BitbucketClient {
-  private readonly apiUrl: string;
+  /** `BITBUCKET_API_URL` without its trailing slash: the snapshot cache names its folder by this host. */
+  readonly apiUrl: string;
   private readonly origin: string;
   private readonly timeoutMs: number;
   private readonly send: NonNullable<BitbucketClientOptions['request']>;
@@ -166,6 +169,16 @@ export class BitbucketClient {
     return response === null ? null : response.body.text();
   }
 
+  /**
+   * One page of a folder's entries at a commit (`/src/{commit}/{path}/`, facts §2): files with their
+   * sizes, sub-folders to list in turn. `next` is the following page's whole URL, passed back as `page`.
+   */
+  async directory(target: BitbucketTarget, commit: string, path: string, page?: string): Promise<{ entries: BitbucketSourceEntry[]; next: string | undefined }> {
+    const folder = path === '' ? '' : `${pathSegments(path.replace(/\/+$/, ''))}/`;
+    const answer = await this.json(target.auth, 'GET', page ?? `${this.repo(target)}/src/${segment(commit)}/${folder}?pagelen=${PAGELEN}`, pageSchema(bitbucketSourceEntrySchema));
+    return { entries: answer.values, next: answer.next };
+  }
+
   /** Creates or overwrites (by `key`) the commit's build status (facts §4). */
   postBuildStatus(target: BitbucketTarget, hash: string, status: { key: string; state: BuildState; name: string; url: string; description?: string }) {
     return this.json(target.auth, 'POST', `${this.repo(target)}/commit/${segment(hash)}/statuses/build`, bitbucketBuildStatusSchema, {
@@ -209,15 +222,15 @@ export class BitbucketClient {
 
   /**
    * Resolves an inline comment's thread. `refused` when Bitbucket will not (403: not a top-level
-   * comment on the diff, facts §3): the caller replies instead. Already resolved (409) is resolved.
+   * comment on the diff; 409: resolved meanwhile, facts §3): decisions.md §16 answers both with a
+   * reply naming the new head, so the thread says why the finding went whoever resolved it.
    */
   async resolveComment(target: BitbucketTarget, prId: number, commentId: number): Promise<'resolved' | 'refused'> {
     try {
       await (await this.request(target.auth, 'POST', `${this.repo(target)}/pullrequests/${prId}/comments/${commentId}/resolve`)).body.dump();
       return 'resolved';
     } catch (error) {
-      if (error instanceof BitbucketApiError && error.status === 409) return 'resolved';
-      if (error instanceof BitbucketApiError && error.status === 403) return 'refused';
+      if (error instanceof BitbucketApiError && (error.status === 403 || error.status === 409)) return 'refused';
       throw error;
     }
   }

@@ -70,6 +70,10 @@ export const bitbucketCommentSchema = z.object({
 });
 export type BitbucketComment = z.infer<typeof bitbucketCommentSchema>;
 
+/** An entry of a folder listed through `/src` (facts §2): a file with its size, or a sub-folder. */
+export const bitbucketSourceEntrySchema = z.object({ type: z.string(), path: z.string(), size: z.number().int().nonnegative().nullish() });
+export type BitbucketSourceEntry = z.infer<typeof bitbucketSourceEntrySchema>;
+
 export const bitbucketBuildStatusSchema = z.object({ key: z.string(), state: z.string(), url: z.string().nullish() });
 
 export const bitbucketHookSchema = z.object({ uuid: z.string(), active: z.boolean().optional(), events: z.array(z.string()).optional() });

@@ -21,8 +21,15 @@ import type { CommandTarget } from '../../code-hosts/code-host.js';
 import type { AppCommand } from '../../adapters/queue/job-queue.js';
 import { appInUse, githubHost } from '../../code-hosts/github/github-host.js';
 import { gitlabHost } from '../../code-hosts/gitlab/gitlab-host.js';
+import { BitbucketClient } from '../../code-hosts/bitbucket/bitbucket-client.js';
+import { BitbucketConnectionRepository } from '../../code-hosts/bitbucket/bitbucket-connection-repository.js';
+import { bitbucketHost } from '../../code-hosts/bitbucket/bitbucket-host.js';
 import { GitLabWebhookService } from '../../code-hosts/gitlab/gitlab-webhook-service.js';
 import { GitLabConnectionCache } from '../../code-hosts/gitlab/gitlab-connection-cache.js';
+import { BitbucketService } from '../../code-hosts/bitbucket/bitbucket-service.js';
+import type { BitbucketConnection } from '../../code-hosts/bitbucket/bitbucket-tables.js';
+import { BitbucketWebhookService } from '../../code-hosts/bitbucket/bitbucket-webhook-service.js';
+import { WebhookConnectionCache } from '../../code-hosts/webhook-connection-cache.js';
 import { GitHubAppSetupService } from '../../services/github-app-setup-service.js';
 import { Operators } from '../../services/operators.js';
 import { PublicationService } from '../../publishing/publication-service.js';
@@ -72,6 +79,8 @@ export interface Services {
   appEvents: AppEventsService;
   gitlab: GitLabService;
   gitlabWebhook: GitLabWebhookService;
+  bitbucket: BitbucketService;
+  bitbucketWebhook: BitbucketWebhookService;
   /** Every code host, by a record's `provider`: reading changes and publishing on them. */
   codeHosts: CodeHosts;
   /** Repository snapshots (decisions.md §11), one cache per process over the shared folder: the reviews and the chat read the same. */
@@ -169,7 +178,31 @@ export default fp(
       webhookConnections: gitlabWebhookConnections,
       log: log.child({ component: 'gitlab' }),
     });
+    // Bitbucket Cloud is one service: its tokens only ever go to BITBUCKET_API_URL (decisions.md §16).
+    const bitbucketClient = new BitbucketClient({ apiUrl: config.bitbucket.apiUrl });
+    const bitbucketConnections = new BitbucketConnectionRepository(app.db);
+    const bitbucketWebhookConnections = new WebhookConnectionCache<string, BitbucketConnection>({ read: (uuid) => bitbucketConnections.listForRepository(uuid), secretBox: app.secretBox });
+    const bitbucket = new BitbucketService({
+      access: orgAccess,
+      moves,
+      connections: bitbucketConnections,
+      client: bitbucketClient,
+      secretBox: app.secretBox,
+      publicUrl: config.publicUrl,
+      webhookConnections: bitbucketWebhookConnections,
+      log: log.child({ component: 'bitbucket' }),
+    });
     const publishLog = log.child({ component: 'publishing' });
+    const bitbucketCodeHost = bitbucketHost({
+      client: bitbucketClient,
+      connections: bitbucketConnections,
+      pullRequests: repos.pullRequests,
+      publications: repos.publications,
+      target: (connection) => bitbucket.target(connection),
+      markBroken: (connectionId, brokenReason) => bitbucket.markBroken(connectionId, brokenReason),
+      kv: app.kv,
+      log: publishLog,
+    });
     // Read by the services above only when called, once it is built.
     const codeHosts = new CodeHosts({
       github: githubHost({
@@ -193,6 +226,7 @@ export default fp(
         kv: app.kv,
         log: publishLog,
       }),
+      bitbucket: bitbucketCodeHost,
     });
     const commandTarget = (command: AppCommand) => codeHosts.commandTarget(command);
     const organizations = new OrganizationService({
@@ -202,7 +236,11 @@ export default fp(
       access: orgAccess,
       audit: auditLog,
       // Its settings, keys, usage and pull requests go by cascade with its row; its installations and connections return to the deleting owner.
-      deletionSteps: [(orgId, byUserId, tx) => repos.installations.returnToUser(orgId, byUserId, tx), (orgId, byUserId, tx) => repos.gitlabConnections.returnToUser(orgId, byUserId, tx)],
+      deletionSteps: [
+        (orgId, byUserId, tx) => repos.installations.returnToUser(orgId, byUserId, tx),
+        (orgId, byUserId, tx) => repos.gitlabConnections.returnToUser(orgId, byUserId, tx),
+        (orgId, byUserId, tx) => bitbucketConnections.returnToUser(orgId, byUserId, tx),
+      ],
     });
     const spaceAudit = new SpaceAudit({ db: app.db, audit: auditLog, users: repos.users });
     const services: Services = {
@@ -251,6 +289,8 @@ export default fp(
       diffReviews: new DiffReviewService({ diffReviews: repos.diffReviews, feedback: repos.feedback, access: orgAccess, queue: app.queue, log: log.child({ component: 'diff-review' }) }),
       webhook,
       gitlabWebhook: new GitLabWebhookService({ connections: gitlabWebhookConnections, webhook, queue: app.queue, log: log.child({ component: 'webhook' }) }),
+      bitbucket,
+      bitbucketWebhook: new BitbucketWebhookService({ connections: bitbucketWebhookConnections, webhook, queue: app.queue, log: log.child({ component: 'webhook' }) }),
       githubTokens,
       githubApp: new GitHubAppService({ apps: githubApps, installations: repos.installations, moves }),
       githubAppSetup: new GitHubAppSetupService({

@@ -6,6 +6,7 @@
 export const HOSTS = {
   github: { name: 'GitHub', numberPrefix: '#', settings: '/settings/github', repository: /\/([^/]+\/[^/]+)\/pull\/\d+/ },
   gitlab: { name: 'GitLab', numberPrefix: '!', settings: '/settings/gitlab', repository: /^https?:\/\/[^/]+(?:\/[^/]+)*?\/((?:[^/]+\/)+[^/]+)\/-\/merge_requests\/\d+/ },
+  bitbucket: { name: 'Bitbucket', numberPrefix: '#', settings: '/settings/bitbucket', repository: /^https?:\/\/[^/]+\/([^/]+\/[^/]+)\/pull-requests\/\d+/ },
 } as const;
 
 export type HostKind = keyof typeof HOSTS;
@@ -13,7 +14,7 @@ export type HostKind = keyof typeof HOSTS;
 /** A record's host; records from before a second host existed carry no provider, and were GitHub's. */
 export const hostOf = (provider: string | undefined) => (provider !== undefined && provider in HOSTS ? HOSTS[provider as HostKind] : HOSTS.github);
 
-/** `owner/repo` from a change's address on its host (`…/owner/repo/pull/12`, `…/group/sub/project/-/merge_requests/5`). */
+/** `owner/repo` from a change's address on its host (`…/owner/repo/pull/12`, `…/group/sub/project/-/merge_requests/5`, `…/workspace/slug/pull-requests/7`). */
 export function repositoryOf(htmlUrl: string | null | undefined): string | undefined {
   if (!htmlUrl) return undefined;
   for (const host of Object.values<(typeof HOSTS)[HostKind]>(HOSTS)) {

@@ -1,0 +1,103 @@
+import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/database.js';
+import { organizationMembers, pullRequests } from '../../db/schema/index.js';
+import { bitbucketConnections, bitbucketPullRequests, type BitbucketConnection, type NewBitbucketConnection } from './bitbucket-tables.js';
+
+/** Users' Bitbucket connections and the pull requests that came through them; owner-scoped queries find nothing of another user's. */
+export class BitbucketConnectionRepository {
+  constructor(private readonly db: Database) {}
+
+  /** The connections the user sees: personal ones and their organizations' (decisions.md §15). */
+  listForUser(userId: string): Promise<BitbucketConnection[]> {
+    const orgs = this.db.select({ orgId: organizationMembers.orgId }).from(organizationMembers).where(eq(organizationMembers.userId, userId));
+    return this.db
+      .select()
+      .from(bitbucketConnections)
+      .where(or(and(eq(bitbucketConnections.userId, userId), isNull(bitbucketConnections.orgId)), inArray(bitbucketConnections.orgId, orgs)))
+      .orderBy(asc(bitbucketConnections.createdAt), asc(bitbucketConnections.id));
+  }
+
+  async find(id: string): Promise<BitbucketConnection | undefined> {
+    const [row] = await this.db.select().from(bitbucketConnections).where(eq(bitbucketConnections.id, id)).limit(1);
+    return row;
+  }
+
+  async findForRepository(userId: string, repositoryUuid: string): Promise<BitbucketConnection | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(bitbucketConnections)
+      .where(and(eq(bitbucketConnections.userId, userId), eq(bitbucketConnections.repositoryUuid, repositoryUuid)))
+      .limit(1);
+    return row;
+  }
+
+  /** Every connection of a repository, across users (a delivery names only the repository). */
+  listForRepository(repositoryUuid: string): Promise<BitbucketConnection[]> {
+    return this.db.select().from(bitbucketConnections).where(eq(bitbucketConnections.repositoryUuid, repositoryUuid));
+  }
+
+  async create(values: NewBitbucketConnection): Promise<BitbucketConnection> {
+    const [row] = await this.db.insert(bitbucketConnections).values(values).returning();
+    return row!;
+  }
+
+  async setStatus(id: string, status: { status: 'active' | 'broken'; brokenReason: string | null }): Promise<void> {
+    await this.db
+      .update(bitbucketConnections)
+      .set({ ...status, brokenAt: status.status === 'broken' ? new Date() : null })
+      .where(eq(bitbucketConnections.id, id));
+  }
+
+  /** The account the service writes as, learned from the first comment it created with an access token. */
+  async setAccount(id: string, accountUuid: string): Promise<void> {
+    await this.db.update(bitbucketConnections).set({ accountUuid }).where(and(eq(bitbucketConnections.id, id), isNull(bitbucketConnections.accountUuid)));
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.delete(bitbucketConnections).where(eq(bitbucketConnections.id, id));
+  }
+
+  /** The connection, locked for a move. */
+  async lock(id: string, tx: Executor): Promise<BitbucketConnection | undefined> {
+    const [row] = await tx.select().from(bitbucketConnections).where(eq(bitbucketConnections.id, id)).for('update');
+    return row;
+  }
+
+  /** Moves the connection into `orgId`, or out of its organization into `userId`'s personal space, with the pull requests that came through it. */
+  async move(id: string, orgId: string | null, userId: string, tx: Executor): Promise<void> {
+    await tx
+      .update(bitbucketConnections)
+      .set({ orgId, ...(orgId === null ? { userId } : {}), updatedAt: new Date() })
+      .where(eq(bitbucketConnections.id, id));
+    const keys = tx.select({ prId: bitbucketPullRequests.prId }).from(bitbucketPullRequests).where(eq(bitbucketPullRequests.connectionId, id));
+    await tx.update(pullRequests).set({ orgId }).where(inArray(pullRequests.prId, keys));
+  }
+
+  /** An organization's deletion hands its connections back to the deleting owner's personal space. */
+  async returnToUser(orgId: string, userId: string, tx: Executor): Promise<void> {
+    await tx.update(bitbucketConnections).set({ orgId: null, userId, updatedAt: new Date() }).where(eq(bitbucketConnections.orgId, orgId));
+  }
+
+  /** The internal `pr_id` of a connection's pull request, allocated on its first sight (concurrent first sights agree). */
+  async prIdOf(connectionId: string, number: number): Promise<number> {
+    const [inserted] = await this.db.insert(bitbucketPullRequests).values({ connectionId, number }).onConflictDoNothing().returning({ prId: bitbucketPullRequests.prId });
+    if (inserted !== undefined) return inserted.prId;
+    const [existing] = await this.db
+      .select({ prId: bitbucketPullRequests.prId })
+      .from(bitbucketPullRequests)
+      .where(and(eq(bitbucketPullRequests.connectionId, connectionId), eq(bitbucketPullRequests.number, number)))
+      .limit(1);
+    return existing!.prId;
+  }
+
+  /** The connection a pull request's row came through; undefined once it was disconnected. */
+  async connectionOf(prId: number): Promise<BitbucketConnection | undefined> {
+    const [row] = await this.db
+      .select({ connection: bitbucketConnections })
+      .from(bitbucketPullRequests)
+      .innerJoin(bitbucketConnections, eq(bitbucketConnections.id, bitbucketPullRequests.connectionId))
+      .where(eq(bitbucketPullRequests.prId, prId))
+      .limit(1);
+    return row?.connection;
+  }
+}
