@@ -50,3 +50,13 @@ export const cursorSchema = z
  */
 export const changesSomething = <Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>, changing: string[] = Object.keys(schema.shape)) =>
   schema.refine((body: Record<string, unknown>) => changing.some((key) => body[key] !== undefined), { message: `send at least one of ${changing.join(', ')}` });
+
+/** decisions.md §15: an installation or a connection moves into an organization (its id), or out of one into the caller's personal space (null). */
+export const moveBody = z.object({ orgId: z.string().max(64).nullable() });
+
+/** A host connection's id in a path. Any id is looked up: one the caller does not manage is a 404, as another user's is. */
+export const connectionParams = z.object({ id: z.string().min(1).max(64) });
+
+/** A host's connections as listed: each with whether the host still takes its token, and the host's reason when it stopped. */
+export const connectionList = <Shape extends z.ZodRawShape>(item: z.ZodObject<Shape>, host: string) =>
+  z.array(item.extend({ status: z.enum(['active', 'broken']), reason: z.string().nullable().meta({ description: `What ${host} said when it refused the token; null while active` }) }));

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { gitlabConnections } from '../../src/db/schema/index.js';
+import { gitlabConnections } from '../../src/code-hosts/gitlab/gitlab-tables.js';
 import { createAccount, type Account } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { ACCESS, FakeGitLab, type FakeGitLabUser } from '../fakes/fake-gitlab.js';

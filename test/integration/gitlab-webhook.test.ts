@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gitlabConnections, gitlabMergeRequests, pullRequests, reviews, webhookDeliveries } from '../../src/db/schema/index.js';
+import { pullRequests, reviews, webhookDeliveries } from '../../src/db/schema/index.js';
+import { gitlabConnections, gitlabMergeRequests } from '../../src/code-hosts/gitlab/gitlab-tables.js';
 import { GitLabConnectionCache } from '../../src/code-hosts/gitlab/gitlab-connection-cache.js';
 import { createAccount, type Account } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EndpointPolicy } from '../../src/lib/endpoint-policy.js';
-import { GitLabClient, type GitLabTarget } from '../../src/adapters/gitlab/gitlab-client.js';
-import { gitlabLineCode } from '../../src/adapters/gitlab/gitlab-diff.js';
-import { GitLabApiError, GitLabConnectionBrokenError, GitLabRateLimitedError, GitLabUnreachableError, rateLimitWaitMs } from '../../src/adapters/gitlab/gitlab-errors.js';
+import { GitLabClient, type GitLabTarget } from '../../src/code-hosts/gitlab/gitlab-client.js';
+import { gitlabLineCode } from '../../src/code-hosts/gitlab/gitlab-diff.js';
+import { GitLabApiError, GitLabConnectionBrokenError, GitLabRateLimitedError, GitLabUnreachableError, rateLimitWaitMs } from '../../src/code-hosts/gitlab/gitlab-errors.js';
 import { RetryLaterError } from '../../src/adapters/queue/job-queue.js';
 import { AppError } from '../../src/lib/app-error.js';
 import { parseUnifiedDiff } from '../../src/review/prepare/diff/parse-unified-diff.js';

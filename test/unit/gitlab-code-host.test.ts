@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EndpointPolicy } from '../../src/lib/endpoint-policy.js';
-import { GitLabClient, type GitLabTarget } from '../../src/adapters/gitlab/gitlab-client.js';
-import { GitLabRateLimitedError } from '../../src/adapters/gitlab/gitlab-errors.js';
+import { GitLabClient, type GitLabTarget } from '../../src/code-hosts/gitlab/gitlab-client.js';
+import { GitLabRateLimitedError } from '../../src/code-hosts/gitlab/gitlab-errors.js';
 import { MemoryKeyValueStore } from '../../src/adapters/kv/memory-key-value-store.js';
 import { UnrecoverableJobError } from '../../src/adapters/queue/job-queue.js';
 import { gitlabJobFailure } from '../../src/code-hosts/gitlab/gitlab-failure.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assembleUnifiedDiff, gitlabLineCode, quotePath } from '../../src/adapters/gitlab/gitlab-diff.js';
-import type { GitLabDiffEntry } from '../../src/adapters/gitlab/gitlab-schemas.js';
+import { assembleUnifiedDiff, gitlabLineCode, quotePath } from '../../src/code-hosts/gitlab/gitlab-diff.js';
+import type { GitLabDiffEntry } from '../../src/code-hosts/gitlab/gitlab-schemas.js';
 import { parseUnifiedDiff } from '../../src/review/prepare/diff/parse-unified-diff.js';
 
 /** Entries as GitLab's `GET /projects/:id/merge_requests/:iid/diffs` returns them (its documented example's fields). */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isDraft, isMergeRequestNote, mergeRequestEvent, mergeRequestHookSchema, noteHookSchema, type MergeRequestHook } from '../../src/adapters/gitlab/gitlab-webhook-schemas.js';
-import { matchWebhookToken } from '../../src/adapters/gitlab/gitlab-webhook-token.js';
+import { isDraft, isMergeRequestNote, mergeRequestEvent, mergeRequestHookSchema, noteHookSchema, type MergeRequestHook } from '../../src/code-hosts/gitlab/gitlab-webhook-schemas.js';
+import { matchWebhookToken } from '../../src/code-hosts/gitlab/gitlab-webhook-token.js';
 
 /** GitLab's documented webhook examples (docs: "Webhook events"), kept as received. */
 const fixture = (name: string): Record<string, unknown> => JSON.parse(readFileSync(new URL(`../fixtures/gitlab/${name}`, import.meta.url), 'utf8')) as Record<string, unknown>;

@@ -19,7 +19,7 @@ const ROOMS: Room[] = [
   { floor: 1, room: 'config', paths: ['config/**'], neutral: true, what: 'the environment schema and the parsed configuration' },
   { floor: 2, room: 'db', paths: ['db/**'], neutral: true, what: 'the Drizzle schema, the database handle (PGlite or PostgreSQL), SQL helpers' },
   { floor: 3, room: 'adapters', paths: ['adapters/*.ts', 'adapters/{kv,mail,metrics,queue}/**'], neutral: true, what: 'infrastructure behind one small interface each: key-value store, mail, metrics, job queue' },
-  { floor: 4, room: 'host-clients', paths: ['adapters/github/**', 'adapters/gitlab/**'], what: "HTTP clients of GitHub's and GitLab's APIs" },
+  { floor: 4, room: 'host-clients', paths: ['adapters/github/**'], what: "the HTTP client of GitHub's API, which sign-in and the App's registry use as well as the host (other hosts keep their clients in their folders)" },
   { floor: 4, room: 'repositories', paths: ['repositories/**'], neutral: true, what: 'queries, one repository per table group' },
   { floor: 5, room: 'ai', paths: ['ai/**'], neutral: true, what: 'model catalogs, language models, the model router, usage metering' },
   { floor: 5, room: 'repository-config', paths: ['repository-config/**'], neutral: true, what: '`.ai-review.yml`: schema, parsing, loading, run policy' },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, isoTimestamp } from '../../routes/common-schemas.js';
+import { connectionList, emailSchema, isoTimestamp } from '../../routes/common-schemas.js';
 
 /** A workspace or repository slug as Bitbucket writes them: letters, digits, `-`, `_`, `.`. */
 const slug = (what: string) =>
@@ -26,8 +26,6 @@ export const connectBody = z.object({
 });
 export type ConnectInput = z.output<typeof connectBody>;
 
-/** Any id is looked up: one that is not a connection the caller manages is a 404, as another user's is. */
-export const connectionParams = z.object({ id: z.string().min(1).max(64) });
 
 export const connectionResponse = z.object({
   id: z.uuid(),
@@ -42,13 +40,5 @@ export const connectionResponse = z.object({
   createdAt: isoTimestamp,
 });
 
-/** decisions.md §15: into an organization (its id), or out of one into the caller's personal space (null). */
-export const moveBody = z.object({ orgId: z.string().max(64).nullable() });
 
-export const connectionListResponse = z.array(
-  connectionResponse.extend({
-    status: z.enum(['active', 'broken']),
-    /** What Bitbucket said when it refused the token; null while active. */
-    reason: z.string().nullable(),
-  }),
-);
+export const connectionListResponse = connectionList(connectionResponse, 'Bitbucket');

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireSession } from '../../plugins/app/authentication.js';
 import { errorResponses } from '../../routes/common-schemas.js';
-import { installationItem, installationParams, installationsResponse, moveBody } from '../../routes/github/github-schemas.js';
+import { moveBody } from '../../routes/common-schemas.js';
+import { installationItem, installationParams, installationsResponse } from '../../routes/github/github-schemas.js';
 
 const redirect = z.null().meta({ description: 'Redirect (Location header)' });
 

@@ -1,11 +1,12 @@
-import type { GitLabTarget } from '../../adapters/gitlab/gitlab-client.js';
-import { GitLabConnectionBrokenError } from '../../adapters/gitlab/gitlab-errors.js';
+import type { GitLabTarget } from './gitlab-client.js';
+import { GitLabConnectionBrokenError } from './gitlab-errors.js';
 import { getJson, setJson, type KeyValueStore } from '../../adapters/kv/key-value-store.js';
 import type { GitLabCommand } from '../../adapters/queue/job-queue.js';
-import type { GitLabConnection, PullRequest } from '../../db/schema/index.js';
+import type { PullRequest } from '../../db/schema/index.js';
+import type { GitLabConnection } from './gitlab-tables.js';
 import type { CommandTarget } from '../code-host.js';
 import type { PublicationRepository } from '../../repositories/publication-repository.js';
-import type { GitLabMergeRequestRepository } from '../../repositories/gitlab-merge-request-repository.js';
+import type { GitLabMergeRequestRepository } from './gitlab-merge-request-repository.js';
 import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
 import { gitlabJobFailure } from './gitlab-failure.js';
 import { gitlabSession, type GitLabHostDeps } from './gitlab-session.js';

@@ -1,6 +1,6 @@
-import type { GitLabConnection } from '../../db/schema/index.js';
+import type { GitLabConnection } from './gitlab-tables.js';
 import type { SecretBox } from '../../lib/crypto/secret-box.js';
-import type { GitLabConnectionRepository } from '../../repositories/gitlab-connection-repository.js';
+import type { GitLabConnectionRepository } from './gitlab-connection-repository.js';
 import { WebhookConnectionCache, type WebhookCandidate as Candidate } from '../webhook-connection-cache.js';
 
 /** A connection of a project, with its webhook secret decrypted for `matchWebhookToken`. */

@@ -1,4 +1,4 @@
-import { GitLabApiError, GitLabConnectionBrokenError, GitLabUnreachableError } from '../../adapters/gitlab/gitlab-errors.js';
+import { GitLabApiError, GitLabConnectionBrokenError, GitLabUnreachableError } from './gitlab-errors.js';
 import { RetryLaterError, UnrecoverableJobError } from '../../adapters/queue/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
 

@@ -1,6 +1,7 @@
-import { GitLabConnectionBrokenError } from '../../adapters/gitlab/gitlab-errors.js';
+import { GitLabConnectionBrokenError } from './gitlab-errors.js';
 import { UnrecoverableJobError } from '../../adapters/queue/job-queue.js';
-import type { GitLabConnection, PullRequest } from '../../db/schema/index.js';
+import type { PullRequest } from '../../db/schema/index.js';
+import type { GitLabConnection } from './gitlab-tables.js';
 import { apiPrId } from '../../lib/ids.js';
 import { descriptionText } from '../change-description.js';
 import type { CodeHost } from '../code-hosts.js';

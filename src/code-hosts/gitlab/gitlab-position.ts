@@ -1,6 +1,6 @@
-import type { LinePoint, TextPosition } from '../../adapters/gitlab/gitlab-client.js';
-import { lineCodePrefix } from '../../adapters/gitlab/gitlab-diff.js';
-import type { GitLabDiffRefs } from '../../adapters/gitlab/gitlab-schemas.js';
+import type { LinePoint, TextPosition } from './gitlab-client.js';
+import { lineCodePrefix } from './gitlab-diff.js';
+import type { GitLabDiffRefs } from './gitlab-schemas.js';
 import type { DiffFile } from '../../review/prepare/diff/diff-types.js';
 
 interface NewSideLine {

@@ -1,8 +1,8 @@
 import pLimit from 'p-limit';
-import type { GitLabClient, GitLabTarget } from '../../adapters/gitlab/gitlab-client.js';
-import { assembleUnifiedDiff } from '../../adapters/gitlab/gitlab-diff.js';
-import { GitLabApiError } from '../../adapters/gitlab/gitlab-errors.js';
-import type { GitLabDiscussion } from '../../adapters/gitlab/gitlab-schemas.js';
+import type { GitLabClient, GitLabTarget } from './gitlab-client.js';
+import { assembleUnifiedDiff } from './gitlab-diff.js';
+import { GitLabApiError } from './gitlab-errors.js';
+import type { GitLabDiscussion } from './gitlab-schemas.js';
 import { RetryLaterError } from '../../adapters/queue/job-queue.js';
 import type { Logger } from '../../lib/logger.js';
 import { HTML_DIALECT, inlineCommentBody } from '../../publishing/comment-bodies.js';

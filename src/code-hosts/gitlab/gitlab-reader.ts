@@ -1,5 +1,5 @@
-import type { GitLabClient } from '../../adapters/gitlab/gitlab-client.js';
-import { GitLabApiError, GitLabConnectionBrokenError } from '../../adapters/gitlab/gitlab-errors.js';
+import type { GitLabClient } from './gitlab-client.js';
+import { GitLabApiError, GitLabConnectionBrokenError } from './gitlab-errors.js';
 import { FileRefusedError, type ChangeReader } from '../code-host.js';
 import type { GitLabMergeRequestRef } from './gitlab-publisher.js';
 import { GitLabSnapshotSource } from './gitlab-snapshot-source.js';

@@ -1,17 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { GitLabClient, GitLabTarget } from '../../adapters/gitlab/gitlab-client.js';
-import { GitLabApiError, GitLabConnectionBrokenError, GitLabRateLimitedError, GitLabUnreachableError } from '../../adapters/gitlab/gitlab-errors.js';
+import type { GitLabClient, GitLabTarget } from './gitlab-client.js';
+import { GitLabApiError, GitLabConnectionBrokenError, GitLabRateLimitedError, GitLabUnreachableError } from './gitlab-errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { GitLabConnection } from '../../db/schema/index.js';
+import type { GitLabConnection } from './gitlab-tables.js';
 import { AppError } from '../../lib/app-error.js';
 import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import { randomHex } from '../../lib/crypto/tokens.js';
 import { isUuid } from '../../lib/ids.js';
-import type { GitLabConnectionRepository } from '../../repositories/gitlab-connection-repository.js';
+import type { GitLabConnectionRepository } from './gitlab-connection-repository.js';
 import type { OrgAccess } from '../../services/org-access.js';
 import type { OwnershipMoves } from '../../services/ownership-moves.js';
 import type { GitLabConnectionCache } from './gitlab-connection-cache.js';
-import type { ConnectInput } from '../../routes/gitlab/gitlab-schemas.js';
+import type { ConnectInput } from './gitlab-api-schemas.js';
 
 export interface GitLabServiceDeps {
   connections: GitLabConnectionRepository;

@@ -1,5 +1,5 @@
-import type { GitLabClient } from '../../adapters/gitlab/gitlab-client.js';
-import { GitLabConnectionBrokenError } from '../../adapters/gitlab/gitlab-errors.js';
+import type { GitLabClient } from './gitlab-client.js';
+import { GitLabConnectionBrokenError } from './gitlab-errors.js';
 import type { Logger } from '../../lib/logger.js';
 import type { ChangePublisher, HostSession } from '../code-host.js';
 import { gitlabJobFailure } from './gitlab-failure.js';

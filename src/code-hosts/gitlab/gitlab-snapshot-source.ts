@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { GitLabClient } from '../../adapters/gitlab/gitlab-client.js';
-import { GitLabApiError, GitLabConnectionBrokenError } from '../../adapters/gitlab/gitlab-errors.js';
+import type { GitLabClient } from './gitlab-client.js';
+import { GitLabApiError, GitLabConnectionBrokenError } from './gitlab-errors.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../../code-context/snapshot/snapshot-cache.js';
 import type { SnapshotSource, SnapshotTree } from '../../code-context/snapshot/snapshot-source.js';
 import type { GitLabMergeRequestRef } from './gitlab-publisher.js';

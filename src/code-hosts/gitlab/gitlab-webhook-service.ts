@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { isDraft, isMergeRequestNote, mergeRequestEvent, mergeRequestHookSchema, noteHookSchema, GITLAB_EVENTS, type MergeRequestHook, type NoteHook } from '../../adapters/gitlab/gitlab-webhook-schemas.js';
+import { isDraft, isMergeRequestNote, mergeRequestEvent, mergeRequestHookSchema, noteHookSchema, GITLAB_EVENTS, type MergeRequestHook, type NoteHook } from './gitlab-webhook-schemas.js';
 import type { GitLabCommand, JobQueue } from '../../adapters/queue/job-queue.js';
 import type { Logger } from '../../lib/logger.js';
 import { parseCommand, VERDICT_REPLY } from '../../publishing/commands.js';
-import { matchWebhookToken } from '../../adapters/gitlab/gitlab-webhook-token.js';
-import type { GitLabConnection } from '../../db/schema/index.js';
+import { matchWebhookToken } from './gitlab-webhook-token.js';
+import type { GitLabConnection } from './gitlab-tables.js';
 import { AppError } from '../../lib/app-error.js';
 import { sha256Hex } from '../../lib/crypto/tokens.js';
 import { replaceRefusedCharacters } from '../../lib/text-hygiene.js';

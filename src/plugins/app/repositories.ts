@@ -6,8 +6,8 @@ import { FindingFeedbackRepository } from '../../repositories/finding-feedback-r
 import { DiffReviewRepository } from '../../repositories/diff-review-repository.js';
 import { GitHubInstallationRepository } from '../../repositories/github-installation-repository.js';
 import { PublicationRepository } from '../../repositories/publication-repository.js';
-import { GitLabConnectionRepository } from '../../repositories/gitlab-connection-repository.js';
-import { GitLabMergeRequestRepository } from '../../repositories/gitlab-merge-request-repository.js';
+import { GitLabConnectionRepository } from '../../code-hosts/gitlab/gitlab-connection-repository.js';
+import { GitLabMergeRequestRepository } from '../../code-hosts/gitlab/gitlab-merge-request-repository.js';
 import { AuditRepository } from '../../repositories/audit-repository.js';
 import { InvitationRepository } from '../../repositories/invitation-repository.js';
 import { OrganizationRepository } from '../../repositories/organization-repository.js';

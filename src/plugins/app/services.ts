@@ -14,7 +14,7 @@ import { UsersService } from '../../services/users-service.js';
 import { WebhookService } from '../../services/webhook-service.js';
 import { AppEventsService } from '../../code-hosts/github/github-app-events.js';
 import { GitHubAppService } from '../../code-hosts/github/github-app-service.js';
-import { GitLabClient } from '../../adapters/gitlab/gitlab-client.js';
+import { GitLabClient } from '../../code-hosts/gitlab/gitlab-client.js';
 import { GitLabService } from '../../code-hosts/gitlab/gitlab-service.js';
 import { CodeHosts } from '../../code-hosts/code-hosts.js';
 import type { CommandTarget } from '../../code-hosts/code-host.js';

@@ -16,5 +16,3 @@ export const installationsResponse = z.array(installationItem);
 /** Any id is looked up: one the caller cannot see is a 404, as another user's is. */
 export const installationParams = z.object({ installationId: z.string().min(1).max(64) });
 
-/** decisions.md §15: into an organization (its id), or out of one into the caller's personal space (null). */
-export const moveBody = z.object({ orgId: z.string().max(64).nullable() });

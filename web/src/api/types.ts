@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { createdTokenResponse, tokensResponse } from '../../../src/routes/auth/api-token-schemas.js';
 import type { sessionResponse, sessionsResponse } from '../../../src/routes/auth/auth-schemas.js';
 import type { modelListResponse, probeResponse, providerCardResponse, registeredResponse } from '../../../src/routes/byok/byok-schemas.js';
-import type { connectionListResponse } from '../../../src/routes/gitlab/gitlab-schemas.js';
+import type { connectionListResponse } from '../../../src/code-hosts/gitlab/gitlab-api-schemas.js';
 import type { historyItem, threadItem } from '../../../src/routes/conversation/conversation-schemas.js';
 import type { listItem as pullListItem } from '../../../src/routes/pull-requests/pull-requests-schemas.js';
 import type { informationItem, listItem as reviewListItem } from '../../../src/routes/review/review-schemas.js';

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { connectBody, DEFAULT_GITLAB_URL } from '../../../../src/routes/gitlab/gitlab-schemas.js';
+import { connectBody, DEFAULT_GITLAB_URL } from '../../../../src/code-hosts/gitlab/gitlab-api-schemas.js';
 import { api } from '../../api/client';
 import { queries } from '../../api/queries';
 import type { GitLabConnection } from '../../api/types';

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type { Database } from '../db/database.js';
-import { gitlabConnections, gitlabMergeRequests, type GitLabConnection } from '../db/schema/index.js';
+import type { Database } from '../../db/database.js';
+import { gitlabConnections, gitlabMergeRequests, type GitLabConnection } from './gitlab-tables.js';
 
 /** Which merge request of which connection a pull request row is (`gitlab_merge_requests`). */
 export class GitLabMergeRequestRepository {

@@ -1,5 +1,5 @@
 import { replaceRefusedCharacters } from '../../lib/text-hygiene.js';
-import { RetryLaterError } from '../queue/job-queue.js';
+import { RetryLaterError } from '../../adapters/queue/job-queue.js';
 
 /** GitLab answered, but not with what was asked (a missing project, a refused position, a bad value). */
 export class GitLabApiError extends Error {

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
-import type { Database, Executor } from '../db/database.js';
-import { gitlabConnections, gitlabMergeRequests, organizationMembers, pullRequests, type GitLabConnection } from '../db/schema/index.js';
+import type { Database, Executor } from '../../db/database.js';
+import { organizationMembers, pullRequests } from '../../db/schema/index.js';
+import { gitlabConnections, gitlabMergeRequests, type GitLabConnection } from './gitlab-tables.js';
 
 export type NewGitLabConnection = typeof gitlabConnections.$inferInsert;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimestamp } from '../common-schemas.js';
+import { connectionList, isoTimestamp } from '../../routes/common-schemas.js';
 
 export const DEFAULT_GITLAB_URL = 'https://gitlab.com';
 
@@ -46,8 +46,6 @@ export const connectBody = z.object({
 });
 export type ConnectInput = z.output<typeof connectBody>;
 
-/** Any id is looked up: one that is not a connection id of the caller's is a 404, as another user's is. */
-export const connectionParams = z.object({ id: z.string().min(1).max(64) });
 
 const projectResponse = z.object({ id: z.number().int(), pathWithNamespace: z.string(), webUrl: z.string() });
 
@@ -61,13 +59,5 @@ export const connectionResponse = z.object({
   createdAt: isoTimestamp,
 });
 
-/** decisions.md §15: into an organization (its id), or out of one into the caller's personal space (null). */
-export const moveBody = z.object({ orgId: z.string().max(64).nullable() });
 
-export const connectionListResponse = z.array(
-  connectionResponse.extend({
-    status: z.enum(['active', 'broken']),
-    /** What GitLab said when it refused the token; null while active. */
-    reason: z.string().nullable(),
-  }),
-);
+export const connectionListResponse = connectionList(connectionResponse, 'GitLab');

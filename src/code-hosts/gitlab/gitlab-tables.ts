@@ -1,7 +1,9 @@
-import { bigint, index, pgTable, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
-import { createdAt, primaryUuid, timestampMs, updatedAt } from './columns.js';
-import { organizations } from './organizations.js';
-import { users } from './users.js';
+// GitLab's own tables (decisions.md §12); drizzle-kit reads every host's `*-tables.ts`.
+import { bigint, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { createdAt, primaryUuid, timestampMs, updatedAt } from '../../db/schema/columns.js';
+import { organizations } from '../../db/schema/organizations.js';
+import { newPullRequestKey } from '../../db/schema/pull-requests.js';
+import { users } from '../../db/schema/users.js';
 
 /**
  * A GitLab project connected by a user (decisions.md §12): the instance, the project, the access
@@ -46,3 +48,25 @@ export const gitlabConnections = pgTable(
 );
 
 export type GitLabConnection = typeof gitlabConnections.$inferSelect;
+/**
+ * Which merge request of which connection a `pull_requests` row is. GitLab's ids collide across
+ * instances, and a second user connecting the same project gets records of their own, so the
+ * connection and the iid name it; its `pr_id` is the row's internal key (`pull_request_key_seq`). Removed with its connection; the pull request and its reviews stay.
+ */
+export const gitlabMergeRequests = pgTable(
+  'gitlab_merge_requests',
+  {
+    connectionId: uuid('connection_id')
+      .notNull()
+      .references(() => gitlabConnections.id, { onDelete: 'cascade' }),
+    iid: integer('iid').notNull(),
+    prId: bigint('pr_id', { mode: 'number' })
+      .notNull()
+      .unique('gitlab_merge_requests_pr_id_key')
+      .default(newPullRequestKey),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.connectionId, table.iid] })],
+);
+
+export type GitLabMergeRequestLink = typeof gitlabMergeRequests.$inferSelect;
