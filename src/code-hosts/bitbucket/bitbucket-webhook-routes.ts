@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error.js';
 import { errorResponses } from '../../routes/common-schemas.js';
-import { header, WEBHOOK_BODY_LIMIT_BYTES } from '../../routes/webhook/webhook-http.js';
+import { countedDelivery, header, WEBHOOK_BODY_LIMIT_BYTES } from '../../routes/webhook/webhook-http.js';
 import { webhookAcceptedResponse } from '../../routes/webhook/webhook-schemas.js';
 
 /** `POST /webhook/bitbucket`, registered inside the webhook router's scope, which keeps the raw body. */
@@ -32,20 +31,17 @@ const bitbucketWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { headers } = request;
       const event = header(headers['x-event-key']);
-      const outcome = await bitbucketWebhook
-        .receive({
+      return countedDelivery(
+        app.metrics,
+        event,
+        bitbucketWebhook.receive({
           eventKey: event,
           signature: header(headers['x-hub-signature']),
           requestUuid: header(headers['x-request-uuid']),
           rawBody: request.rawBody ?? Buffer.alloc(0),
           payload: request.body,
-        })
-        .catch((error: unknown) => {
-          app.metrics.webhookDelivery(event, error instanceof AppError ? error.code.toLowerCase() : 'error');
-          throw error;
-        });
-      app.metrics.webhookDelivery(event, outcome);
-      return { message: 'The request has succeeded.' as const };
+        }),
+      );
     },
   );
 };

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error.js';
 import { errorResponses } from '../../routes/common-schemas.js';
-import { header, WEBHOOK_BODY_LIMIT_BYTES } from '../../routes/webhook/webhook-http.js';
+import { countedDelivery, header, WEBHOOK_BODY_LIMIT_BYTES } from '../../routes/webhook/webhook-http.js';
 import { webhookAcceptedResponse } from '../../routes/webhook/webhook-schemas.js';
 
 /** `POST /webhook/gitlab`, registered inside the webhook router's scope, which keeps the raw body. */
@@ -33,21 +32,18 @@ const gitlabWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { headers } = request;
       const event = header(headers['x-gitlab-event']);
-      const outcome = await gitlabWebhook
-        .receive({
+      return countedDelivery(
+        app.metrics,
+        event,
+        gitlabWebhook.receive({
           event,
           token: header(headers['x-gitlab-token']),
           idempotencyKey: header(headers['idempotency-key']),
           eventUuid: header(headers['x-gitlab-event-uuid']),
           rawBody: request.rawBody ?? Buffer.alloc(0),
           payload: request.body,
-        })
-        .catch((error: unknown) => {
-          app.metrics.webhookDelivery(event, error instanceof AppError ? error.code.toLowerCase() : 'error');
-          throw error;
-        });
-      app.metrics.webhookDelivery(event, outcome);
-      return { message: 'The request has succeeded.' as const };
+        }),
+      );
     },
   );
 };

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error.js';
 import { callerOf } from '../../plugins/app/authentication.js';
 import { errorResponses } from '../common-schemas.js';
 import { HOST_ROUTES } from '../../code-hosts/route-registry.js';
-import { header, WEBHOOK_BODY_LIMIT_BYTES } from './webhook-http.js';
+import { countedDelivery, header, WEBHOOK_BODY_LIMIT_BYTES } from './webhook-http.js';
 import { webhookAcceptedResponse } from './webhook-schemas.js';
 
 
@@ -51,19 +50,18 @@ const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { headers } = request;
       const event = header(headers['x-github-event']) ?? header(headers['x-codehost-event']);
-      const outcome = await webhook.receive({
+      return countedDelivery(
+        app.metrics,
         event,
-        deliveryId: header(headers['x-github-delivery']),
-        signature: header(headers['x-hub-signature-256']),
-        rawBody: request.rawBody ?? Buffer.alloc(0),
-        payload: request.body,
-        session: callerOf(request),
-      }).catch((error: unknown) => {
-        app.metrics.webhookDelivery(event, error instanceof AppError ? error.code.toLowerCase() : 'error');
-        throw error;
-      });
-      app.metrics.webhookDelivery(event, outcome);
-      return { message: 'The request has succeeded.' as const };
+        webhook.receive({
+          event,
+          deliveryId: header(headers['x-github-delivery']),
+          signature: header(headers['x-hub-signature-256']),
+          rawBody: request.rawBody ?? Buffer.alloc(0),
+          payload: request.body,
+          session: callerOf(request),
+        }),
+      );
     },
   );
 
