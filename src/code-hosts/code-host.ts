@@ -32,6 +32,11 @@ export interface ChangeDiffReader {
   changeDiff(): Promise<string>;
   /** What a push changed; null when the host cannot compare the two commits (force-pushed away). */
   pushDiff(from: string, to: string): Promise<string | null>;
+  /**
+   * The full 40-character hash of a commit the host's events name by a prefix (Bitbucket's 12
+   * characters, decisions.md §16); hosts whose events carry full hashes have none.
+   */
+  fullCommitSha?(sha: string): Promise<string>;
 }
 
 /** Everything read from a change's repository, with the key its cached `.ai-review.yml` is stored under. */

@@ -118,6 +118,14 @@ export interface RecordedBitbucketRequest {
   endedAt: number;
 }
 
+/** A delivery's signing secret (none: unsigned), its hook, and its request (the same on a retry, with a higher attempt). */
+export interface DeliveryOptions {
+  secret?: string | null;
+  hookUuid?: string;
+  requestUuid?: string;
+  attempt?: number;
+}
+
 type Send = (status: number, payload: unknown, headers?: Record<string, string>) => void;
 
 interface Call {
@@ -242,7 +250,7 @@ export class FakeBitbucket {
   private readonly grants = new Map<string, Grant>();
   private readonly repositories = new Map<string, FakeRepository>();
   /** The next calls whose `METHOD path` matches answer this fault (a 429, a 555 for a too-large diff, a 5xx). */
-  readonly faults: Array<{ pattern: RegExp; status: number; body: unknown; headers: Record<string, string>; remaining: number }> = [];
+  readonly faults: Array<{ pattern: RegExp; when: (body: Record<string, unknown>) => boolean; status: number; body: unknown; headers: Record<string, string>; remaining: number }> = [];
   private server: Server | undefined;
   /** The server's origin (`http://127.0.0.1:port`). */
   url = '';
@@ -322,7 +330,8 @@ export class FakeBitbucket {
 
   /** The diff `/diff/{spec}` answers; `topic: false` is the two-commit (two-dot) diff the service asks for after a push. */
   setDiff(fullName: string, spec: string, diff: string, options: { topic?: boolean } = {}): void {
-    this.repository(fullName).diffs.set(`${spec}?topic=${options.topic ?? true}`, diff);
+    const repository = this.repository(fullName);
+    repository.diffs.set(`${this.commitsOf(repository, spec)}?topic=${options.topic ?? true}`, diff);
   }
 
   /**
@@ -370,9 +379,12 @@ export class FakeBitbucket {
     return comment;
   }
 
-  /** The next `times` calls matching `pattern` (against `METHOD /repositories/...`, the path under the base) answer `status`. */
-  fail(pattern: RegExp, status: number, options: { times?: number; headers?: Record<string, string>; body?: unknown } = {}): void {
-    this.faults.push({ pattern, status, headers: options.headers ?? {}, body: options.body ?? errorBody(`${status} fault`), remaining: options.times ?? 1 });
+  /**
+   * The next `times` calls matching `pattern` (against `METHOD /repositories/...`, the path under the
+   * base), and `when` their JSON body says so, answer `status`.
+   */
+  fail(pattern: RegExp, status: number, options: { times?: number; headers?: Record<string, string>; body?: unknown; when?: (body: Record<string, unknown>) => boolean } = {}): void {
+    this.faults.push({ pattern, when: options.when ?? (() => true), status, headers: options.headers ?? {}, body: options.body ?? errorBody(`${status} fault`), remaining: options.times ?? 1 });
   }
 
   /** Bitbucket's 429 on the next `times` calls matching `pattern` (no `Retry-After`: Bitbucket documents none, facts §6). */
@@ -393,20 +405,25 @@ export class FakeBitbucket {
    * `X-Hub-Signature: sha256=<HMAC-SHA256 of the raw body>`. A retry is the same request again with a
    * higher attempt number: pass the first delivery's `requestUuid`.
    */
-  static async deliver(url: string, eventKey: string, payload: unknown, options: { secret?: string | null; hookUuid?: string; requestUuid?: string; attempt?: number; rawBody?: string } = {}): Promise<{ status: number; body: string; requestUuid: string }> {
+  static async deliver(url: string, eventKey: string, payload: unknown, options: DeliveryOptions & { rawBody?: string } = {}): Promise<{ status: number; body: string; requestUuid: string }> {
     const raw = options.rawBody ?? JSON.stringify(payload);
     const requestUuid = options.requestUuid ?? randomUUID();
+    const response = await fetch(url, { method: 'POST', headers: FakeBitbucket.deliveryHeaders(eventKey, raw, { ...options, requestUuid }), body: raw });
+    return { status: response.status, body: await response.text(), requestUuid };
+  }
+
+  /** The headers of one delivery of `raw` (see `deliver`), for a test that hands the request to the service in-process. */
+  static deliveryHeaders(eventKey: string, raw: string, options: DeliveryOptions = {}): Record<string, string> {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'user-agent': 'Bitbucket-Webhooks/2.0',
       'x-event-key': eventKey,
-      'x-request-uuid': requestUuid,
+      'x-request-uuid': options.requestUuid ?? randomUUID(),
       'x-attempt-number': String(options.attempt ?? 1),
       'x-hook-uuid': options.hookUuid ?? randomUUID(),
     };
     if (options.secret) headers['x-hub-signature'] = `sha256=${createHmac('sha256', options.secret).update(raw).digest('hex')}`;
-    const response = await fetch(url, { method: 'POST', headers, body: raw });
-    return { status: response.status, body: await response.text(), requestUuid };
+    return headers;
   }
 
   /** Delivers `payload` to every active hook of the repository subscribed to `eventKey`, signed with the hook's secret. */
@@ -455,7 +472,7 @@ export class FakeBitbucket {
     recording.request = { method, path, query: Object.fromEntries(url.searchParams), headers: request.headers, body, at: arrivedAt, endedAt: Number.NaN };
     this.requests.push(recording.request);
 
-    const fault = this.faults.find((candidate) => candidate.remaining > 0 && candidate.pattern.test(`${method} ${path}`));
+    const fault = this.faults.find((candidate) => candidate.remaining > 0 && candidate.pattern.test(`${method} ${path}`) && candidate.when(body));
     if (fault !== undefined) {
       fault.remaining--;
       return send(fault.status, fault.body, fault.headers);
@@ -574,6 +591,14 @@ export class FakeBitbucket {
     return [...repository.commits].find((full) => full.startsWith(hash));
   }
 
+  /** A diff spec (`a..b`, or one commit) with each commit by its full hash: Bitbucket takes any prefix of 7 or more (facts §2). */
+  private commitsOf(repository: FakeRepository, spec: string): string {
+    return spec
+      .split('..')
+      .map((side) => this.fullHash(repository, side) ?? side)
+      .join('..');
+  }
+
   /** The pull request a diff spec of its redirect names (`ws/repo:<source>%0D<destination>`). */
   private pullRequestOfSpec(repository: FakeRepository, spec: string, query: URLSearchParams): FakePullRequest | undefined {
     const id = query.get('from_pullrequest_id');
@@ -590,7 +615,7 @@ export class FakeBitbucket {
     if (pullRequest !== undefined) return send(200, pullRequest.diff);
     // `topic` defaults to true (a three-dot diff); a push's two-commit diff must ask for `topic=false`.
     const topic = call.query.get('topic') === 'false' ? 'false' : 'true';
-    const diff = repository.diffs.get(`${decodeURIComponent(spec)}?topic=${topic}`);
+    const diff = repository.diffs.get(`${this.commitsOf(repository, decodeURIComponent(spec))}?topic=${topic}`);
     if (diff === undefined) return send(404, errorBody(`No diff for ${decodeURIComponent(spec)} (topic=${topic})`));
     send(200, diff);
   }
@@ -599,7 +624,7 @@ export class FakeBitbucket {
     if (!this.allowed(call.grant, NEEDS.readRepository, send)) return;
     const pullRequest = this.pullRequestOfSpec(repository, spec, call.query);
     const topic = call.query.get('topic') === 'false' ? 'false' : 'true';
-    const diff = pullRequest?.diff ?? repository.diffs.get(`${decodeURIComponent(spec)}?topic=${topic}`);
+    const diff = pullRequest?.diff ?? repository.diffs.get(`${this.commitsOf(repository, decodeURIComponent(spec))}?topic=${topic}`);
     if (diff === undefined) return send(404, errorBody(`No diff for ${decodeURIComponent(spec)}`));
     const base = `${this.apiUrl}/repositories/${repository.workspace}/${repository.slug}`;
     const entries = [...diffLines(diff).entries()].map(([path, file]) => {
@@ -623,7 +648,8 @@ export class FakeBitbucket {
     // A folder (or the root): its entries, paged, as Bitbucket lists a directory.
     const prefix = path === '' || path.endsWith('/') ? path : `${path}/`;
     const below = [...repository.files.entries()].filter(([key]) => key.startsWith(`${full}:${prefix}`)).map(([key, content]) => [key.slice(full.length + 1 + prefix.length), content] as const);
-    if (below.length === 0) return send(404, errorBody(`No such file or directory: ${path}`));
+    // The root of a commit always exists, empty or not; a folder exists only with something in it.
+    if (below.length === 0 && prefix !== '') return send(404, errorBody(`No such file or directory: ${path}`));
     const seen = new Set<string>();
     const entries = [];
     for (const [relative, content] of below) {

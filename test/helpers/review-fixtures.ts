@@ -56,6 +56,8 @@ export interface ScriptedFinding {
   severity?: string;
   confidence?: number;
   title: string;
+  /** Exact code for lines `line` to `endLine`. */
+  replacement?: string;
 }
 
 /** A review answer as a model writes it, with these findings. */
@@ -72,6 +74,7 @@ export function reviewAnswer(findings: ScriptedFinding[], overall = 0.8): string
       comment: `${finding.title}: explained in detail.`,
       failureScenario: 'Called with [1, 2], it reads values[2], which is undefined, and returns NaN.',
       suggestedFix: 'Use i < values.length.',
+      ...(finding.replacement === undefined ? {} : { replacement: finding.replacement }),
     })),
     confidence: { overall, performance: 0.9, security: 0.95 },
     agenticFixPrompt: 'Fix the loop bound in src/math.ts.',

@@ -52,6 +52,11 @@ export class BitbucketChangeReader implements ChangeReader {
     return this.client.commitsDiff(this.pr.target, to, from).catch(this.failure);
   }
 
+  /** Payloads and the API name commits by 12 characters (facts §1): the full hash is `GET /commit/{hash}`'s. */
+  fullCommitSha(sha: string): Promise<string> {
+    return this.client.fullHash(this.pr.target, sha).catch(this.failure);
+  }
+
   /** Bitbucket refusing one file leaves `.ai-review.yml` at its defaults; a refused token breaks the connection instead. */
   async fileAt(path: string, ref: string): Promise<string | null> {
     try {

@@ -7,7 +7,7 @@ import type { ReviewRepository } from '../../repositories/review-repository.js';
 import { readRepositoryConfig } from '../../repository-config/load-repository-config.js';
 import { reviewMode, switchedOff } from '../../repository-config/run-policy.js';
 import { diffStats } from '../prepare/diff/parse-unified-diff.js';
-import { isCurrentRun } from './review-runs.js';
+import { isCurrentRun, sameCommit } from './review-runs.js';
 
 export interface ExtractDeps {
   readers: ReadingHosts;
@@ -49,7 +49,7 @@ export async function extractContent(deps: ExtractDeps, job: Job<'sanitizedPrPay
   const [, diff, incremental] = await Promise.all([
     deps.onReviewStarts?.(pr, runId),
     reader.changeDiff(),
-    review.triggedBy === 'webhook' && since !== null && since !== headSha ? reader.pushDiff(since, headSha) : null,
+    review.triggedBy === 'webhook' && since !== null && !sameCommit(since, headSha) ? reader.pushDiff(since, headSha) : null,
   ]);
 
   // A host whose event carries no counts (GitLab) gets them from the diff, once: the lists show them.

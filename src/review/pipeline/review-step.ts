@@ -81,8 +81,18 @@ export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrC
   if (run === undefined || !isCurrentRun(run.review, runId)) return undefined;
   if (run.pr.diffContent === null) return undefined;
 
+  // Before the model's work: a host that cannot name the commit fails the job while retrying is cheap.
+  const reviewdSha = await fullCommitSha(deps, run);
   const { output, coverage } = await reviewChange(deps, pullRequestChange(deps, run, run.pr.diffContent));
-  return (await storeReview(deps, run, runId, output, coverage)) ? run.pr : undefined;
+  return (await storeReview(deps, run, runId, output, coverage, reviewdSha)) ? run.pr : undefined;
+}
+
+/** The reviewed commit's full hash: the run's own, unless its host named it by a prefix (Bitbucket, decisions.md §16). */
+async function fullCommitSha(deps: ReviewStepDeps, { review, pr, owner }: ReviewRun): Promise<string> {
+  const sha = review.headSha ?? pr.headSha;
+  if (/^[0-9a-f]{40}$/i.test(sha)) return sha;
+  const reader = await deps.readers.reader(pr, owner);
+  return reader.fullCommitSha === undefined ? sha : reader.fullCommitSha(sha);
 }
 
 /**
@@ -378,11 +388,11 @@ function reviewOutput(change: ChangeUnderReview, plan: ReviewPlan, context: Chun
 }
 
 /** Stores the review if this run is still current, and queues the owner's email; false when a newer run took over. */
-async function storeReview(deps: ReviewStepDeps, { review, pr, owner }: ReviewRun, runId: string, output: ChangeReviewed['output'], coverage: ReviewCoverage): Promise<boolean> {
+async function storeReview(deps: ReviewStepDeps, { pr, owner }: ReviewRun, runId: string, output: ChangeReviewed['output'], coverage: ReviewCoverage, reviewdSha: string): Promise<boolean> {
   const completed = await deps.reviews.complete(pr.id, runId, {
     reviewSummary: output.summary.overview,
     reviewRawJson: output,
-    reviewdSha: review.headSha ?? pr.headSha,
+    reviewdSha,
     coverage,
   });
   if (!completed) return false;
