@@ -210,6 +210,11 @@ const settingsGitlabRoute = createRoute({
   path: '/gitlab',
   component: lazyRouteComponent(() => import('./routes/settings/gitlab'), 'GitlabPage'),
 });
+const settingsBitbucketRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '/bitbucket',
+  component: lazyRouteComponent(() => import('./routes/settings/bitbucket'), 'BitbucketPage'),
+});
 
 const routeTree = rootRoute.addChildren([
   loginRoute,
@@ -234,6 +239,7 @@ const routeTree = rootRoute.addChildren([
       settingsReviewRoute,
       settingsGithubRoute,
       settingsGitlabRoute,
+      settingsBitbucketRoute,
     ]),
   ]),
 ]);

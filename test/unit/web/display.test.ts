@@ -58,6 +58,13 @@ describe('findings', () => {
     expect(repositoryOf('https://git.example.com/gitlab/team/app/-/merge_requests/7')).toBe('gitlab/team/app');
     expect([hostName('gitlab'), hostName('github'), changeNumber('gitlab', 5), changeNumber('github', 12)]).toEqual(['GitLab', 'GitHub', '!5', '#12']);
   });
+
+  it('reads the repository from a Bitbucket pull request’s address (links.html.href), names the host and numbers it with #', () => {
+    expect(repositoryOf('https://bitbucket.org/acme/widgets/pull-requests/7')).toBe('acme/widgets');
+    expect(repositoryOf('https://bitbucket.org/acme/widgets/pull-requests/7/diff')).toBe('acme/widgets');
+    expect(repositoryOf('https://bitbucket.org/acme/widgets/pull-request/7')).toBeUndefined();
+    expect([hostName('bitbucket'), changeNumber('bitbucket', 7)]).toEqual(['Bitbucket', '#7']);
+  });
 });
 
 describe('cursors', () => {

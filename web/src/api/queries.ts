@@ -3,6 +3,7 @@ import { get, getText } from './client';
 import type {
   AuditPage,
   ApiTokenItem,
+  BitbucketConnection,
   GitLabConnection,
   InvitationPreview,
   OrgInvitation,
@@ -100,6 +101,7 @@ export const queries = {
   modelList: (orgId?: string) => queryOptions({ queryKey: ['model-list', spaceKey(orgId)], queryFn: () => get<ModelList>(`${spacePath(orgId, '/byok')}/model-list`) }),
   providers: (orgId?: string) => queryOptions({ queryKey: ['providers', spaceKey(orgId)], queryFn: () => get<ProviderCard[]>(`${spacePath(orgId, '/byok')}/providers`) }),
   gitlabConnections: () => queryOptions({ queryKey: ['gitlab-connections'], queryFn: () => get<GitLabConnection[]>('/gitlab/connections') }),
+  bitbucketConnections: () => queryOptions({ queryKey: ['bitbucket-connections'], queryFn: () => get<BitbucketConnection[]>('/bitbucket/connections') }),
   workspace: (orgId?: string) =>
     queryOptions({
       queryKey: ['workspace', spaceKey(orgId)],

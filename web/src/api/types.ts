@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { createdTokenResponse, tokensResponse } from '../../../src/routes/auth/api-token-schemas.js';
 import type { sessionResponse, sessionsResponse } from '../../../src/routes/auth/auth-schemas.js';
 import type { modelListResponse, probeResponse, providerCardResponse, registeredResponse } from '../../../src/routes/byok/byok-schemas.js';
+import type { connectionListResponse as bitbucketConnectionList } from '../../../src/code-hosts/bitbucket/bitbucket-api-schemas.js';
 import type { connectionListResponse } from '../../../src/code-hosts/gitlab/gitlab-api-schemas.js';
 import type { historyItem, threadItem } from '../../../src/routes/conversation/conversation-schemas.js';
 import type { listItem as pullListItem } from '../../../src/routes/pull-requests/pull-requests-schemas.js';
@@ -38,6 +39,7 @@ export type ProviderCard = z.output<typeof providerCardResponse>;
 export type Registered = z.output<typeof registeredResponse>;
 export type WorkspaceSettings = z.output<typeof settingsResponse>[number];
 export type GitLabConnection = z.output<typeof connectionListResponse>[number];
+export type BitbucketConnection = z.output<typeof bitbucketConnectionList>[number];
 
 export interface Usage {
   utilizedCost: number;

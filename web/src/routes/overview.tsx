@@ -4,6 +4,7 @@ import { queries } from '../api/queries';
 import { ScoreBadge, StatusBadge } from '../components/badges';
 import { Empty, ErrorAlert, Loading } from '../components/status';
 import { ago, allowanceText } from '../lib/format';
+import { changeNumber, hostName, HOSTS } from '../lib/repository';
 
 export function OverviewPage() {
   const reviews = useQuery(queries.recentReviews());
@@ -24,7 +25,14 @@ export function OverviewPage() {
           <ErrorAlert error={reviews.error} />
           {reviews.data?.length === 0 ? (
             <Empty title="No reviews yet">
-              Reviews appear here when GitHub sends a pull request: <Link to="/settings/github">set up GitHub</Link>.
+              Reviews appear here when a code host sends a pull request: set up{' '}
+              {Object.values(HOSTS).map((host, index, all) => (
+                <span key={host.settings}>
+                  {index === 0 ? '' : index === all.length - 1 ? ' or ' : ', '}
+                  <Link to={host.settings}>{host.name}</Link>
+                </span>
+              ))}
+              .
             </Empty>
           ) : null}
           <ul className="review-list">
@@ -36,7 +44,16 @@ export function OverviewPage() {
                     {review.prTitle}
                   </Link>
                   <p className="meta">
-                    {review.repoFullName} #{review.prNumber} · <StatusBadge status={review.status} /> · {ago(review.reviewedAt)}
+                    <span className={`badge badge-host-${review.provider}`}>{hostName(review.provider)}</span> {review.repoFullName} {changeNumber(review.provider, review.prNumber)} ·{' '}
+                    <StatusBadge status={review.status} /> · {ago(review.reviewedAt)}
+                    {review.url ? (
+                      <>
+                        {' · '}
+                        <a href={review.url} target="_blank" rel="noreferrer">
+                          Open on {hostName(review.provider)}
+                        </a>
+                      </>
+                    ) : null}
                   </p>
                   <p className="counts">
                     <span className="count count-critical">{review.criticalCount} critical</span>
@@ -81,7 +98,10 @@ export function OverviewPage() {
                   <Link to="/pulls/$prId" params={{ prId: String(pr.prId) }}>
                     {pr.title}
                   </Link>
-                  <span className="meta"> · {pr.repositoryName} · {ago(pr.updatedAt)}</span>
+                  <span className="meta">
+                    {' · '}
+                    {hostName(pr.provider)} {pr.repositoryName} · {ago(pr.updatedAt)}
+                  </span>
                 </li>
               ))}
             </ul>

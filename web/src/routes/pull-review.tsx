@@ -113,7 +113,7 @@ function Review({ info, prId }: { info: ReviewInformation; prId: string }) {
       ) : null}
       {info.publication?.state === 'published' && info.publication.reviewUrl ? (
         <Notice>
-          Posted on GitHub:{' '}
+          Posted on {hostName(info.provider)}:{' '}
           <a href={info.publication.reviewUrl} target="_blank" rel="noreferrer">
             the review
           </a>
@@ -165,7 +165,7 @@ function Review({ info, prId }: { info: ReviewInformation; prId: string }) {
       <section aria-labelledby="diff" className="stack">
         <h2 id="diff">Diff</h2>
         {diff.isPending && diff.fetchStatus !== 'idle' ? <Loading label="Loading the diff…" /> : null}
-        {diff.fetchStatus === 'idle' && diff.isPending ? <p className="meta">The diff appears once it has been read from GitHub.</p> : null}
+        {diff.fetchStatus === 'idle' && diff.isPending ? <p className="meta">The diff appears once it has been read from {hostName(info.provider)}.</p> : null}
         <ErrorAlert error={diff.error} title="The diff could not be loaded" />
         {diff.data !== undefined ? <DiffView ref={diffRef} diff={diff.data} findings={findings} /> : null}
       </section>

@@ -7,7 +7,7 @@ import { canManage } from './org-settings-layout';
 
 const route = getRouteApi('/signed-in/orgs/$orgId/settings/installations');
 
-/** One GitHub installation or GitLab connection as this tab shows it. */
+/** One GitHub installation, GitLab or Bitbucket connection as this tab shows it. */
 interface Movable {
   key: string;
   name: string;
@@ -25,19 +25,23 @@ export function OrgInstallationsPage() {
   const queryClient = useQueryClient();
   const org = useQuery(queries.org(orgId));
   const installations = useQuery(queries.installations());
-  const connections = useQuery(queries.gitlabConnections());
+  const gitlab = useQuery(queries.gitlabConnections());
+  const bitbucket = useQuery(queries.bitbucketConnections());
+  const lists = [queries.installations(), queries.gitlabConnections(), queries.bitbucketConnections()];
   const move = useMutation({
     mutationFn: ({ path, to }: { path: string; to: string | null }) => api<unknown>('PATCH', path, { orgId: to }),
-    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: queries.installations().queryKey }), queryClient.invalidateQueries({ queryKey: queries.gitlabConnections().queryKey })]),
+    onSuccess: () => Promise.all(lists.map(({ queryKey }) => queryClient.invalidateQueries({ queryKey }))),
   });
-  if (org.isPending || installations.isPending || connections.isPending) return <Loading />;
+  if (org.isPending || installations.isPending || gitlab.isPending || bitbucket.isPending) return <Loading />;
   if (org.error) return <ErrorAlert error={org.error} />;
   if (installations.error) return <ErrorAlert error={installations.error} />;
-  if (connections.error) return <ErrorAlert error={connections.error} />;
+  if (gitlab.error) return <ErrorAlert error={gitlab.error} />;
+  if (bitbucket.error) return <ErrorAlert error={bitbucket.error} />;
 
   const items: Movable[] = [
     ...installations.data.items.map((item) => ({ key: `github-${item.id}`, name: item.account.login, kind: 'GitHub App installation', orgId: item.orgId, path: `/github/installations/${item.id}` })),
-    ...connections.data.map((item) => ({ key: `gitlab-${item.id}`, name: item.project.pathWithNamespace, kind: 'GitLab connection', orgId: item.orgId, path: `/gitlab/connections/${item.id}` })),
+    ...gitlab.data.map((item) => ({ key: `gitlab-${item.id}`, name: item.project.pathWithNamespace, kind: 'GitLab connection', orgId: item.orgId, path: `/gitlab/connections/${item.id}` })),
+    ...bitbucket.data.map((item) => ({ key: `bitbucket-${item.id}`, name: item.repository.fullName, kind: 'Bitbucket connection', orgId: item.orgId, path: `/bitbucket/connections/${item.id}` })),
   ];
   const owned = items.filter((item) => item.orgId === orgId);
   const personal = items.filter((item) => item.orgId === null);
