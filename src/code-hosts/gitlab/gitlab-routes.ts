@@ -47,7 +47,15 @@ const gitlabRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/connections/:id',
-    { schema: { tags, summary: 'Disconnect a GitLab project (its webhook is removed, best effort)', params: connectionParams, response: { 204: noContent, ...errorResponses(401, 404) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Disconnect a GitLab project (its webhook is removed, best effort)',
+        description: 'Its personal owner, or an admin or owner of its organization, may disconnect it.',
+        params: connectionParams,
+        response: { 204: noContent, ...errorResponses(401, 403, 404) },
+      },
+    },
     async (request, reply) => {
       await gitlab.disconnect(requireSession(request).userId, request.params.id);
       return reply.code(204).send(null);
