@@ -27,6 +27,7 @@ import metricsRoutes from './routes/metrics/metrics-routes.js';
 import usageRoutes from './routes/usage/usage-routes.js';
 import pullRequestsRoutes from './routes/pull-requests/pull-requests-routes.js';
 import reviewRoutes from './routes/review/review-routes.js';
+import learningsRoutes from './routes/review/learnings-routes.js';
 import diffReviewRoutes from './routes/review/diff-review-routes.js';
 import orgsRoutes from './routes/orgs/orgs-routes.js';
 import invitationsRoutes from './routes/invitations/invitations-routes.js';
@@ -82,14 +83,16 @@ export const serviceApp = fp<AppOptions>(
       await app.register(pullRequestsRoutes, { prefix: '/pull-request' });
       await app.register(byokRoutes, { prefix: '/byok', space: 'personal' });
       await app.register(reviewRoutes, { prefix: '/review' });
+      await app.register(learningsRoutes, { prefix: '/review/learnings', space: 'personal' });
       await app.register(diffReviewRoutes, { prefix: '/review/diff' });
       await app.register(conversationRoutes, { prefix: '/conversation' });
       await app.register(workspaceRoutes, { prefix: '/workspace', space: 'personal' });
       await app.register(orgsRoutes, { prefix: '/orgs' });
-      // The organization's twins of the three above: the same routers over its settings, keys and usage (decisions.md §15).
+      // The organization's twins of the four above: the same routers over its settings, keys, usage and learnings (decisions.md §15).
       await app.register(workspaceRoutes, { prefix: '/orgs/:orgId/workspace', space: 'organization' });
       await app.register(byokRoutes, { prefix: '/orgs/:orgId/byok', space: 'organization' });
       await app.register(usageRoutes, { prefix: '/orgs/:orgId/usage', space: 'organization' });
+      await app.register(learningsRoutes, { prefix: '/orgs/:orgId/review/learnings', space: 'organization' });
       await app.register(invitationsRoutes, { prefix: '/invitations' });
       for (const host of HOST_ROUTES) await app.register(host.routes, { prefix: host.prefix });
       await app.register(adminRoutes);

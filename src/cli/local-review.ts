@@ -40,7 +40,6 @@ export async function reviewLocally(git: Git, change: SelectedChange, config: st
   const { output, coverage } = await reviewChange(
     { models: { resolve: () => Promise.resolve(choice) }, log: pino({ level: 'silent' }), feedback: { forReview: () => Promise.resolve({ rejected: [], learnings: [] }) } },
     {
-      userId: 'local',
       owner: personal('local'),
       memberId: null,
       // No learnings: they live in the service.

@@ -1,6 +1,8 @@
 import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/database.js';
 import { githubInstallations, organizationMembers, pullRequests, users, type GitHubInstallation, type InstalledRepository } from '../db/schema/index.js';
+import { feedbackFollows } from './finding-feedback-repository.js';
+import { quietly } from './pull-request-repository.js';
 
 export interface InstallationFacts {
   id: number;
@@ -102,7 +104,18 @@ export class GitHubInstallationRepository {
       .update(githubInstallations)
       .set({ orgId, ...(orgId === null ? { userId } : {}), updatedAt: new Date() })
       .where(eq(githubInstallations.id, id));
-    await tx.update(pullRequests).set({ orgId }).where(and(eq(pullRequests.provider, 'github'), eq(pullRequests.installationId, id)));
+    const moved = and(eq(pullRequests.provider, 'github'), eq(pullRequests.installationId, id))!;
+    await tx.update(pullRequests).set(quietly({ orgId })).where(moved);
+    await feedbackFollows(tx, moved);
+  }
+
+  /**
+   * A member leaving the organization hands the installations held in their name to `heir`: while
+   * its user is gone (an account deleted clears it), an installation stores no pull request of an
+   * unregistered author (decisions.md §8, §15).
+   */
+  async handOver(orgId: string, leavingUserId: string, heir: string, tx: Executor): Promise<void> {
+    await tx.update(githubInstallations).set({ userId: heir, updatedAt: new Date() }).where(and(eq(githubInstallations.orgId, orgId), eq(githubInstallations.userId, leavingUserId)));
   }
 
   /** An organization's deletion hands its installations back to the deleting owner's personal space. */

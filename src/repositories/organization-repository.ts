@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, like, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, like, ne, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/database.js';
 import { organizationMembers, organizations, users, type Organization, type OrgRole } from '../db/schema/index.js';
 
@@ -138,6 +138,20 @@ export class OrganizationRepository {
       .where(and(eq(organizationMembers.orgId, orgId), eq(users.email, email)))
       .limit(1);
     return row !== undefined;
+  }
+
+  /**
+   * Who receives what a leaving member held for the organization (decisions.md §15), in order: the
+   * owners, then the admins, then the members, each the longest-standing first.
+   */
+  async heirs(orgId: string, leavingUserId: string, executor: Executor): Promise<string[]> {
+    const rank = sql`case ${organizationMembers.role} when 'owner' then 0 when 'admin' then 1 else 2 end`;
+    const rows = await executor
+      .select({ userId: organizationMembers.userId })
+      .from(organizationMembers)
+      .where(and(eq(organizationMembers.orgId, orgId), ne(organizationMembers.userId, leavingUserId)))
+      .orderBy(rank, asc(organizationMembers.joinedAt), asc(organizationMembers.userId));
+    return rows.map((row) => row.userId);
   }
 
   async ownerCount(orgId: string, executor: Executor): Promise<number> {

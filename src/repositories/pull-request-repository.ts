@@ -1,8 +1,8 @@
-import { and, desc, eq, gte, isNull, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Database, DatabaseHandle, Executor } from '../db/database.js';
 import { apiPrIdSql } from '../lib/ids.js';
 import { isoTime, jsonObject, jsonPage, JsonPageStatements } from '../db/json-page.js';
-import { organizationMembers, organizations, pullRequests, type PullRequest, type ReviewStatus } from '../db/schema/index.js';
+import { organizationMembers, organizations, pullRequests, reviewRuns, reviews, webhookDeliveries, type PullRequest, type ReviewStatus } from '../db/schema/index.js';
 import { parsePullRequestSelector, type PullRequestSelector } from '../lib/ids.js';
 import { containsPattern } from '../lib/like-pattern.js';
 
@@ -156,8 +156,8 @@ export async function updatePullRequestQuietly(executor: Executor, id: string, c
   await executor.update(pullRequests).set(quietly(changes)).where(eq(pullRequests.id, id));
 }
 
-/** The service's own columns of a pull request, the only ones `updatePullRequestQuietly` changes. */
-export type QuietPullRequestChanges = Partial<Pick<PullRequest, 'diffContent' | 'reviewStatus' | 'additions' | 'deletions' | 'changedFiles'>>;
+/** The service's own columns of a pull request, the only ones `updatePullRequestQuietly` changes; whose it is (a move, a hand-over) too. */
+export type QuietPullRequestChanges = Partial<Pick<PullRequest, 'diffContent' | 'reviewStatus' | 'additions' | 'deletions' | 'changedFiles' | 'orgId' | 'userId'>>;
 
 /** The `set` of a quiet change (see `updatePullRequestQuietly`), for a statement that writes more. */
 export const quietly = (changes: QuietPullRequestChanges) => ({ ...changes, updatedAt: sql`${pullRequests.updatedAt}` });
@@ -289,5 +289,20 @@ export class PullRequestRepository {
       .orderBy(desc(pullRequests.updatedAt))
       .limit(1);
     return row;
+  }
+
+  /**
+   * A member leaving the organization hands the organization's pull requests stored under them (an
+   * author's, or an installer's or a connection's owner's) to `heir`, with their reviews, runs and
+   * deliveries: the rows that would go with the leaving user's account (decisions.md §15). The
+   * lists' order (`updatedAt`, the host's time) stays.
+   */
+  async handOver(orgId: string, leavingUserId: string, heir: string, tx: Executor): Promise<void> {
+    const theirs = and(eq(pullRequests.orgId, orgId), eq(pullRequests.userId, leavingUserId));
+    const keys = tx.select({ prId: pullRequests.prId }).from(pullRequests).where(theirs);
+    await tx.update(reviews).set({ userId: heir }).where(and(eq(reviews.userId, leavingUserId), inArray(reviews.prId, keys)));
+    await tx.update(webhookDeliveries).set({ userId: heir }).where(and(eq(webhookDeliveries.userId, leavingUserId), inArray(webhookDeliveries.prId, keys)));
+    await tx.update(pullRequests).set(quietly({ userId: heir })).where(theirs);
+    await tx.update(reviewRuns).set({ userId: heir }).where(and(eq(reviewRuns.orgId, orgId), eq(reviewRuns.userId, leavingUserId)));
   }
 }

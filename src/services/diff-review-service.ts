@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import type { JobQueue } from '../adapters/queue/job-queue.js';
 import type { DiffReview, DiffReviewStatus, FindingVerdict } from '../db/schema/index.js';
+import { organization, personal } from '../domain/owners.js';
 import { AppError } from '../lib/app-error.js';
 import type { Logger } from '../lib/logger.js';
 import type { DiffReviewRepository } from '../repositories/diff-review-repository.js';
@@ -127,14 +128,19 @@ export class DiffReviewService {
     })();
   }
 
-  /** A verdict on a finding of the user's diff review; it teaches the review's repository, if it names one (decisions.md §10, §17). */
+  /**
+   * A verdict on a finding of the user's diff review; it teaches the review's repository, if it names
+   * one (decisions.md §10, §17): the organization's learnings for a diff sent for it, while the user
+   * is still a member (404 after leaving), else the user's own.
+   */
   async setVerdict(request: { userId: string; reviewId: string; findingId: string; verdict: FindingVerdict; note?: string | null }): Promise<void> {
     const review = await this.find(request.userId, request.reviewId);
+    if (review.orgId !== null) await this.deps.access.role(review.orgId, request.userId);
     const comments = (review.reviewRawJson as RawReview | null)?.comments ?? [];
     const finding = comments.find((comment) => comment.id === request.findingId);
     if (finding === undefined) throw new AppError('NOT_FOUND', 'No such finding in this review');
     await this.deps.feedback.setVerdict({
-      userId: request.userId,
+      owner: review.orgId === null ? personal(request.userId) : organization(review.orgId),
       diffReviewId: review.id,
       repositoryName: review.repositoryName,
       findingId: request.findingId,

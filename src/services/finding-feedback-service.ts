@@ -1,4 +1,5 @@
 import type { FindingVerdict, RepositoryLearning } from '../db/schema/index.js';
+import { pullRequestOwner, type Owner } from '../domain/owners.js';
 import { AppError } from '../lib/app-error.js';
 import type { PullRequestSelector } from '../lib/ids.js';
 import type { FindingFeedbackRepository } from '../repositories/finding-feedback-repository.js';
@@ -27,14 +28,16 @@ interface StoredFinding {
 
 /**
  * The rules of feedback on findings (decisions.md §10), for the API and the GitHub App's
- * `/wrong`, `/wontfix` and `/helpful` replies alike: a verdict on a finding of the user's own
- * pull request; `wrong` and `wontfix` keep it from coming back in that repository; the note of a
- * `wrong` one is a learning added to the repository's later reviews.
+ * `/wrong`, `/wontfix` and `/helpful` replies alike: a verdict on a finding of a pull request the
+ * user may see; `wrong` and `wontfix` keep it from coming back in that repository; the note of a
+ * `wrong` one is a learning added to the repository's later reviews. Both are the pull request's
+ * owner's (decisions.md §15): an organization's pull request teaches the organization's reviews,
+ * whichever member gave the verdict, and never a personal space's.
  */
 export class FindingFeedbackService {
   constructor(private readonly deps: { reviews: ReviewRepository; feedback: FindingFeedbackRepository }) {}
 
-  /** 404 when the pull request is not the user's, or its current review holds no such finding. */
+  /** 404 when the user may not see the pull request, or its current review holds no such finding. */
   async setVerdict(request: VerdictRequest): Promise<void> {
     const found = await this.deps.reviews.findWithPullRequest(request.userId, request.pullRequest);
     if (found === undefined) throw new AppError('NOT_FOUND', 'No such pull request');
@@ -43,7 +46,7 @@ export class FindingFeedbackService {
     if (finding === undefined) throw new AppError('NOT_FOUND', 'No such finding in this pull request’s review');
     const note = request.note?.trim() ? request.note.trim() : null;
     await this.deps.feedback.setVerdict({
-      userId: request.userId,
+      owner: pullRequestOwner(found.pr),
       pullRequestId: found.pr.id,
       repositoryName: found.pr.repositoryName,
       findingId: request.findingId,
@@ -55,11 +58,13 @@ export class FindingFeedbackService {
     });
   }
 
-  learnings(userId: string, repositoryName: string | undefined): Promise<RepositoryLearning[]> {
-    return this.deps.feedback.learnings(userId, repositoryName, LISTED_LEARNINGS);
+  /** The learnings of a space (a user's own, or an organization's: `GET /orgs/:orgId/review/learnings`). */
+  learnings(owner: Owner, repositoryName: string | undefined): Promise<RepositoryLearning[]> {
+    return this.deps.feedback.learnings(owner, repositoryName, LISTED_LEARNINGS);
   }
 
-  async deleteLearning(userId: string, id: string): Promise<void> {
-    if (!(await this.deps.feedback.deleteLearning(userId, id))) throw new AppError('NOT_FOUND', 'No such learning');
+  /** 404 for a learning of another space. */
+  async deleteLearning(owner: Owner, id: string): Promise<void> {
+    if (!(await this.deps.feedback.deleteLearning(owner, id))) throw new AppError('NOT_FOUND', 'No such learning');
   }
 }

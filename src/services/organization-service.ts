@@ -16,6 +16,16 @@ import { freeSlug, slugBase } from './organization-slug.js';
  */
 export type OrganizationDeletionStep = (orgId: string, byUserId: string, tx: Executor) => Promise<void>;
 
+/**
+ * What a member who leaves an organization (removed, leaving, or deleting their account) hands to
+ * who stays, in the transaction of the departure: the organization's installations and connections
+ * whose personal owner they are (each host's), and its pull requests stored under them. A row's
+ * `user_id` cascades or is cleared with its user, so the team's installation or connection would go
+ * with one person's account. `heirs` are the other members, owners first, then admins, then
+ * members, the longest-standing first: `heirs[0]` takes everything a step can give it.
+ */
+export type OrganizationDepartureStep = (orgId: string, leavingUserId: string, heirs: readonly string[], tx: Executor) => Promise<void>;
+
 export interface OrganizationChanges {
   name?: string;
   monthlySpendLimitUsd?: number | null;
@@ -44,6 +54,7 @@ export class OrganizationService {
       access: OrgAccess;
       audit: AuditLog;
       deletionSteps: OrganizationDeletionStep[];
+      departureSteps: OrganizationDepartureStep[];
     },
   ) {}
 
@@ -149,6 +160,7 @@ export class OrganizationService {
       const target = await this.target(orgId, targetId, tx);
       if (!leaving && actorRole !== 'owner' && target.role === 'owner') throw new AppError('FORBIDDEN', 'Only an owner can remove an owner');
       if (target.role === 'owner') await this.keepAnOwner(orgId, tx);
+      await this.handOver(orgId, target.userId, tx);
       await this.deps.organizations.removeMember(orgId, target.userId, tx);
       await this.deps.audit.record(orgId, actor, [{ action: 'member.removed', target: target.email, details: { userId: target.userId, role: target.role, left: leaving } }], tx);
     });
@@ -157,7 +169,8 @@ export class OrganizationService {
   /**
    * Account deletion (decisions.md §15), inside its transaction: 409 naming the organizations the
    * user is the only owner of while others are in them; those the user is alone in go with the
-   * account; in the others the departure is logged and the membership goes by cascade.
+   * account; from the others, what the user held for the organization goes to who stays, the
+   * departure is logged and the membership goes by cascade.
    */
   async beforeAccountDeletion(userId: string, tx: Executor): Promise<void> {
     const standings = await this.deps.organizations.standings(userId, tx);
@@ -171,10 +184,17 @@ export class OrganizationService {
     for (const org of standings) {
       if (org.members === 1) await this.deleteWithin(org.orgId, userId, tx);
       else {
+        await this.handOver(org.orgId, userId, tx);
         const entry: AuditEntry = { action: 'member.removed', target: user.email, details: { userId, role: org.role, left: true, accountDeleted: true } };
         await this.deps.audit.record(org.orgId, { userId, name: user.name }, [entry], tx);
       }
     }
+  }
+
+  private async handOver(orgId: string, leavingUserId: string, tx: Executor): Promise<void> {
+    const heirs = await this.deps.organizations.heirs(orgId, leavingUserId, tx);
+    if (heirs.length === 0) return;
+    for (const step of this.deps.departureSteps) await step(orgId, leavingUserId, heirs, tx);
   }
 
   private async deleteWithin(orgId: string, byUserId: string, tx: Executor): Promise<void> {

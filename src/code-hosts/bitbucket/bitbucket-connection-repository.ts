@@ -1,7 +1,10 @@
-import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/database.js';
+import { firstHeir } from '../../db/first-heir.js';
 import { organizationMembers, pullRequests } from '../../db/schema/index.js';
 import { bitbucketConnections, bitbucketPullRequests, type BitbucketConnection, type NewBitbucketConnection } from './bitbucket-tables.js';
+import { feedbackFollows } from '../../repositories/finding-feedback-repository.js';
+import { quietly } from '../../repositories/pull-request-repository.js';
 
 /** Users' Bitbucket connections and the pull requests that came through them; owner-scoped queries find nothing of another user's. */
 export class BitbucketConnectionRepository {
@@ -70,7 +73,18 @@ export class BitbucketConnectionRepository {
       .set({ orgId, ...(orgId === null ? { userId } : {}), updatedAt: new Date() })
       .where(eq(bitbucketConnections.id, id));
     const keys = tx.select({ prId: bitbucketPullRequests.prId }).from(bitbucketPullRequests).where(eq(bitbucketPullRequests.connectionId, id));
-    await tx.update(pullRequests).set({ orgId }).where(inArray(pullRequests.prId, keys));
+    await tx.update(pullRequests).set(quietly({ orgId })).where(inArray(pullRequests.prId, keys));
+    await feedbackFollows(tx, inArray(pullRequests.prId, keys));
+  }
+
+  /**
+   * A member leaving the organization hands its connections held in their name to the first heir who
+   * has no connection of that repository (one per user and repository); with none, the connection
+   * stays theirs (decisions.md §15).
+   */
+  async handOver(orgId: string, leavingUserId: string, heirs: readonly string[], tx: Executor): Promise<void> {
+    const heir = firstHeir(heirs, (id) => sql`select 1 from bitbucket_connections d where d.user_id = ${id} and d.repository_uuid = c.repository_uuid`, sql`c.user_id`);
+    await tx.execute(sql`update bitbucket_connections c set user_id = ${heir}, updated_at = now() where c.org_id = ${orgId} and c.user_id = ${leavingUserId}`);
   }
 
   /** An organization's deletion hands its connections back to the deleting owner's personal space. */

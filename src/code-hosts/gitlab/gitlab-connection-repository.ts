@@ -1,6 +1,9 @@
-import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/database.js';
+import { firstHeir } from '../../db/first-heir.js';
 import { organizationMembers, pullRequests } from '../../db/schema/index.js';
+import { feedbackFollows } from '../../repositories/finding-feedback-repository.js';
+import { quietly } from '../../repositories/pull-request-repository.js';
 import { gitlabConnections, gitlabMergeRequests, type GitLabConnection } from './gitlab-tables.js';
 
 export type NewGitLabConnection = typeof gitlabConnections.$inferInsert;
@@ -35,7 +38,8 @@ export class GitLabConnectionRepository {
       .set({ orgId, ...(orgId === null ? { userId } : {}), updatedAt: new Date() })
       .where(eq(gitlabConnections.id, id));
     const keys = tx.select({ prId: gitlabMergeRequests.prId }).from(gitlabMergeRequests).where(eq(gitlabMergeRequests.connectionId, id));
-    await tx.update(pullRequests).set({ orgId }).where(inArray(pullRequests.prId, keys));
+    await tx.update(pullRequests).set(quietly({ orgId })).where(inArray(pullRequests.prId, keys));
+    await feedbackFollows(tx, inArray(pullRequests.prId, keys));
   }
 
   /** An organization's deletion hands its connections back to the deleting owner's personal space. */
@@ -43,17 +47,18 @@ export class GitLabConnectionRepository {
     await tx.update(gitlabConnections).set({ orgId: null, userId, updatedAt: new Date() }).where(eq(gitlabConnections.orgId, orgId));
   }
 
-  async find(id: string): Promise<GitLabConnection | undefined> {
-    const [row] = await this.db.select().from(gitlabConnections).where(eq(gitlabConnections.id, id)).limit(1);
-    return row;
+  /**
+   * A member leaving the organization hands its connections held in their name to the first heir who
+   * has no connection of that project (one per user and project); with none, the connection stays
+   * theirs (decisions.md §15).
+   */
+  async handOver(orgId: string, leavingUserId: string, heirs: readonly string[], tx: Executor): Promise<void> {
+    const heir = firstHeir(heirs, (id) => sql`select 1 from gitlab_connections d where d.user_id = ${id} and d.base_url = c.base_url and d.project_id = c.project_id`, sql`c.user_id`);
+    await tx.execute(sql`update gitlab_connections c set user_id = ${heir}, updated_at = now() where c.org_id = ${orgId} and c.user_id = ${leavingUserId}`);
   }
 
-  async findOwned(userId: string, id: string): Promise<GitLabConnection | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(gitlabConnections)
-      .where(and(eq(gitlabConnections.userId, userId), eq(gitlabConnections.id, id)))
-      .limit(1);
+  async find(id: string): Promise<GitLabConnection | undefined> {
+    const [row] = await this.db.select().from(gitlabConnections).where(eq(gitlabConnections.id, id)).limit(1);
     return row;
   }
 
@@ -83,11 +88,8 @@ export class GitLabConnectionRepository {
       .where(eq(gitlabConnections.id, id));
   }
 
-  async delete(userId: string, id: string): Promise<boolean> {
-    const rows = await this.db
-      .delete(gitlabConnections)
-      .where(and(eq(gitlabConnections.userId, userId), eq(gitlabConnections.id, id)))
-      .returning({ id: gitlabConnections.id });
-    return rows.length > 0;
+  /** Removes the connection; who may is the service's to check. */
+  async delete(id: string): Promise<void> {
+    await this.db.delete(gitlabConnections).where(eq(gitlabConnections.id, id));
   }
 }

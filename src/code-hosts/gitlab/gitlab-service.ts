@@ -81,27 +81,29 @@ export class GitLabService {
   /** Moves a connection into or out of an organization with its merge requests (decisions.md §15). */
   async move(userId: string, id: string, orgId: string | null) {
     const { connections, moves } = this.deps;
-    const known = isUuid(id) ? id.toLowerCase() : undefined;
     // Checked before the target, so that someone who cannot see it learns nothing about it.
-    await moves.requireManages(known === undefined ? undefined : await connections.find(known), userId, noSuchConnection);
+    const known = (await this.managed(userId, id)).id;
     await moves.move({
       userId,
       target: orgId,
       action: 'connection.moved',
       label: (row: GitLabConnection) => row.projectPath,
       notFound: noSuchConnection,
-      reload: (tx) => connections.lock(known!, tx),
-      apply: (tx) => connections.move(known!, orgId?.toLowerCase() ?? null, userId, tx),
+      reload: (tx) => connections.lock(known, tx),
+      apply: (tx) => connections.move(known, orgId?.toLowerCase() ?? null, userId, tx),
     });
-    return connectionView((await connections.find(known!))!);
+    return connectionView((await connections.find(known))!);
   }
 
-  /** Removes the project's webhook (best effort: a broken token or a gone project cannot stop it) and the connection. */
+  /**
+   * Removes the project's webhook (best effort: a broken token or a gone project cannot stop it) and
+   * the connection. Whoever manages it may (decisions.md §15): its personal owner, or an admin of its
+   * organization; a member below admin gets 403, as for a move, anyone else 404.
+   */
   async disconnect(userId: string, id: string): Promise<void> {
-    const row = isUuid(id) ? await this.deps.connections.findOwned(userId, id) : undefined;
-    if (row === undefined) throw noSuchConnection();
+    const row = await this.managed(userId, id);
     await this.removeHook(this.target(row), row.projectId, row.hookId);
-    await this.deps.connections.delete(userId, id);
+    await this.deps.connections.delete(row.id);
     // Its token is refused from the next delivery on (other processes: decisions.md §12).
     this.deps.webhookConnections.forgetProject(row.projectId);
   }
@@ -115,6 +117,13 @@ export class GitLabService {
   /** The instance and the decrypted token of a connection, for calls made on its behalf. */
   target(row: GitLabConnection): GitLabTarget {
     return { baseUrl: row.baseUrl, token: this.deps.secretBox.decrypt(row.token) };
+  }
+
+  /** The connection if the caller manages it; else 404 (403 for a member of its organization below admin), whether it exists or not. */
+  private async managed(userId: string, id: string): Promise<GitLabConnection> {
+    const row = isUuid(id) ? await this.deps.connections.find(id.toLowerCase()) : undefined;
+    await this.deps.moves.requireManages(row, userId, noSuchConnection);
+    return row!;
   }
 
   private async removeHook(target: GitLabTarget, projectId: number, hookId: number): Promise<void> {

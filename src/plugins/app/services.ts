@@ -241,6 +241,13 @@ export default fp(
         (orgId, byUserId, tx) => repos.gitlabConnections.returnToUser(orgId, byUserId, tx),
         (orgId, byUserId, tx) => bitbucketConnections.returnToUser(orgId, byUserId, tx),
       ],
+      // A member leaves (removed, leaving, deleting their account): every host's installations and connections held in their name, and the pull requests stored under them, stay with the team.
+      departureSteps: [
+        (orgId, leaving, heirs, tx) => repos.installations.handOver(orgId, leaving, heirs[0]!, tx),
+        (orgId, leaving, heirs, tx) => repos.gitlabConnections.handOver(orgId, leaving, heirs, tx),
+        (orgId, leaving, heirs, tx) => bitbucketConnections.handOver(orgId, leaving, heirs, tx),
+        (orgId, leaving, heirs, tx) => repos.pullRequests.handOver(orgId, leaving, heirs[0]!, tx),
+      ],
     });
     const spaceAudit = new SpaceAudit({ db: app.db, audit: auditLog, users: repos.users });
     const services: Services = {

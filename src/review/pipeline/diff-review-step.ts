@@ -28,8 +28,7 @@ export async function reviewDiff(deps: DiffReviewDeps, job: Job<'diffReview'>): 
   let reviewed: Awaited<ReturnType<typeof reviewChange>>;
   try {
     reviewed = await reviewChange(deps, {
-      userId: review.userId,
-      // A diff sent for an organization is paid by it, as its pull requests are (decisions.md §15).
+      // A diff sent for an organization is paid by it and reads its learnings, as its pull requests do (decisions.md §15).
       owner: review.orgId === null ? personal(review.userId) : organization(review.orgId),
       memberId: review.orgId === null ? null : review.userId,
       repositoryName: review.repositoryName,

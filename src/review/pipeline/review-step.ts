@@ -100,9 +100,7 @@ async function fullCommitSha(deps: ReviewStepDeps, { review, pr, owner }: Review
  * line (decisions.md §17). Everything the engine needs of it, whatever it came from.
  */
 export interface ChangeUnderReview {
-  /** Whose learnings apply (the pull request's or the diff's user). */
-  userId: string;
-  /** Whose settings, keys and allowance pay (decisions.md §15). */
+  /** Whose settings, keys and allowance pay, and whose learnings and rejected findings apply (decisions.md §10, §15). */
   owner: Owner;
   /** The member the organization's usage is attributed to; null for a personal change or a non-member author. */
   memberId: string | null;
@@ -164,7 +162,6 @@ type ReviewRun = NonNullable<Awaited<ReturnType<ReviewRepository['loadRun']>>>;
 function pullRequestChange(deps: ReviewStepDeps, { review, pr, owner, settings, authorIsMember }: ReviewRun, diffContent: string): ChangeUnderReview {
   const incremental = review.incrementalDiff !== null;
   return {
-    userId: pr.userId,
     owner: pullRequestOwner(pr),
     memberId: authorIsMember ? pr.userId : null,
     repositoryName: pr.repositoryName,
@@ -188,7 +185,7 @@ type PromptBase = Omit<Parameters<typeof buildReviewPrompt>[0], 'chunk' | 'chunk
  * The model and the team's feedback (decisions.md §10), read side by side: two round trips of
  * every review's path, which the review workers' small concurrency turns into drain time.
  */
-async function modelAndFeedback(deps: EngineDeps, { userId, owner, memberId, repositoryName, mode, settings, usage }: ChangeUnderReview) {
+async function modelAndFeedback(deps: EngineDeps, { owner, memberId, repositoryName, mode, settings, usage }: ChangeUnderReview) {
   const [choice, { rejected, learnings }] = await Promise.all([
     // The owner's keys, settings and allowance: an organization's pull request uses the organization's (decisions.md §15).
     deps.models.resolve({ owner, memberId, mode, settings, usage }).catch((error: unknown) => {
@@ -196,7 +193,7 @@ async function modelAndFeedback(deps: EngineDeps, { userId, owner, memberId, rep
       if (error instanceof AppError && error.statusCode < 500) throw new UnrecoverableJobError(error.message);
       throw error;
     }),
-    repositoryName === null ? { rejected: [], learnings: [] } : deps.feedback.forReview(userId, repositoryName, PROMPT_LEARNINGS),
+    repositoryName === null ? { rejected: [], learnings: [] } : deps.feedback.forReview(owner, repositoryName, PROMPT_LEARNINGS),
   ]);
   return { choice, rejected, learnings };
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { requireSession } from '../../plugins/app/authentication.js';
 import { errorResponses, messageSchema, noContent } from '../common-schemas.js';
-import { findingParams, informationItem, informationParams, learningItem, learningParams, learningsQuery, listItem, startBody, startParams, verdictBody } from './review-schemas.js';
+import { findingParams, informationItem, informationParams, listItem, startBody, startParams, verdictBody } from './review-schemas.js';
 
 const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
   const { reviews, feedback } = app.services;
@@ -54,31 +54,6 @@ const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { prId, findingId } = request.params;
       await feedback.setVerdict({ userId: requireSession(request).userId, pullRequest: prId, findingId, ...request.body });
-      return reply.code(204).send(null);
-    },
-  );
-
-  app.get(
-    '/learnings',
-    {
-      schema: {
-        tags,
-        summary: 'Your learnings (notes of findings marked wrong), of one repository with ?repo=owner/name',
-        querystring: learningsQuery,
-        response: { 200: z.array(learningItem), ...errorResponses(400, 401) },
-      },
-    },
-    async (request) => {
-      const rows = await feedback.learnings(requireSession(request).userId, request.query.repo);
-      return rows.map((row) => ({ id: row.id, repositoryName: row.repositoryName, note: row.note, findingTitle: row.findingTitle, createdAt: row.createdAt.toISOString() }));
-    },
-  );
-
-  app.delete(
-    '/learnings/:id',
-    { schema: { tags, summary: 'Forget a learning', params: learningParams, response: { 204: noContent, ...errorResponses(400, 401, 404) } } },
-    async (request, reply) => {
-      await feedback.deleteLearning(requireSession(request).userId, request.params.id);
       return reply.code(204).send(null);
     },
   );
