@@ -169,7 +169,8 @@ describe('/bitbucket/connections: happy path', () => {
     const out = await world.call(admin, 'PATCH', `/bitbucket/connections/${personal.connection.id}`, { orgId: null });
     expect(out.statusCode, out.body).toBe(200);
     expect(out.json()).toMatchObject({ id: personal.connection.id, orgId: null });
-    expect((await orgsOfRepository(t.app, { id: personal.repo.fake.uuid })).map((row) => row.orgId)).toEqual([null]);
+    expect(await orgsOfRepository(t.app, { id: personal.repo.fake.uuid })).toEqual([{ orgId: null, userId: admin.id }]);
+    expect((await world.call(admin, 'GET', '/pull-request/list?org=personal')).json<unknown[]>()).toHaveLength(1);
     expect((await world.call(member, 'GET', '/bitbucket/connections')).json<Connection[]>().map((item) => item.id)).toEqual([intoOrg.connection.id]);
 
     // An admin of the organization disconnects its connection.

@@ -73,7 +73,8 @@ export class BitbucketConnectionRepository {
       .set({ orgId, ...(orgId === null ? { userId } : {}), updatedAt: new Date() })
       .where(eq(bitbucketConnections.id, id));
     const keys = tx.select({ prId: bitbucketPullRequests.prId }).from(bitbucketPullRequests).where(eq(bitbucketPullRequests.connectionId, id));
-    await tx.update(pullRequests).set(quietly({ orgId })).where(inArray(pullRequests.prId, keys));
+    // Out of an organization, its pull requests are the new personal owner's, as the connection is.
+    await tx.update(pullRequests).set(quietly({ orgId, ...(orgId === null ? { userId } : {}) })).where(inArray(pullRequests.prId, keys));
     await feedbackFollows(tx, inArray(pullRequests.prId, keys));
   }
 

@@ -38,7 +38,8 @@ export class GitLabConnectionRepository {
       .set({ orgId, ...(orgId === null ? { userId } : {}), updatedAt: new Date() })
       .where(eq(gitlabConnections.id, id));
     const keys = tx.select({ prId: gitlabMergeRequests.prId }).from(gitlabMergeRequests).where(eq(gitlabMergeRequests.connectionId, id));
-    await tx.update(pullRequests).set(quietly({ orgId })).where(inArray(pullRequests.prId, keys));
+    // Out of an organization, its pull requests are the new personal owner's, as the connection is.
+    await tx.update(pullRequests).set(quietly({ orgId, ...(orgId === null ? { userId } : {}) })).where(inArray(pullRequests.prId, keys));
     await feedbackFollows(tx, inArray(pullRequests.prId, keys));
   }
 
