@@ -21,15 +21,11 @@ import type { CommandTarget } from '../../code-hosts/code-host.js';
 import type { AppCommand } from '../../adapters/queue/job-queue.js';
 import { appInUse, githubHost } from '../../code-hosts/github/github-host.js';
 import { gitlabHost } from '../../code-hosts/gitlab/gitlab-host.js';
-import { BitbucketClient } from '../../code-hosts/bitbucket/bitbucket-client.js';
-import { BitbucketConnectionRepository } from '../../code-hosts/bitbucket/bitbucket-connection-repository.js';
-import { bitbucketHost } from '../../code-hosts/bitbucket/bitbucket-host.js';
 import { GitLabWebhookService } from '../../code-hosts/gitlab/gitlab-webhook-service.js';
 import { GitLabConnectionCache } from '../../code-hosts/gitlab/gitlab-connection-cache.js';
-import { BitbucketService } from '../../code-hosts/bitbucket/bitbucket-service.js';
-import type { BitbucketConnection } from '../../code-hosts/bitbucket/bitbucket-tables.js';
-import { BitbucketWebhookService } from '../../code-hosts/bitbucket/bitbucket-webhook-service.js';
-import { WebhookConnectionCache } from '../../code-hosts/webhook-connection-cache.js';
+import type { BitbucketService } from '../../code-hosts/bitbucket/bitbucket-service.js';
+import { bitbucketWiring } from '../../code-hosts/bitbucket/bitbucket-wiring.js';
+import type { BitbucketWebhookService } from '../../code-hosts/bitbucket/bitbucket-webhook-service.js';
 import { GitHubAppSetupService } from '../../services/github-app-setup-service.js';
 import { Operators } from '../../services/operators.js';
 import { PublicationService } from '../../publishing/publication-service.js';
@@ -178,31 +174,21 @@ export default fp(
       webhookConnections: gitlabWebhookConnections,
       log: log.child({ component: 'gitlab' }),
     });
-    // Bitbucket Cloud is one service: its tokens only ever go to BITBUCKET_API_URL (decisions.md §16).
-    const bitbucketClient = new BitbucketClient({ apiUrl: config.bitbucket.apiUrl });
-    const bitbucketConnections = new BitbucketConnectionRepository(app.db);
-    const bitbucketWebhookConnections = new WebhookConnectionCache<string, BitbucketConnection>({ read: (uuid) => bitbucketConnections.listForRepository(uuid), secretBox: app.secretBox });
-    const bitbucket = new BitbucketService({
+    const bitbucket = bitbucketWiring({
+      db: app.db,
+      secretBox: app.secretBox,
+      kv: app.kv,
+      queue: app.queue,
+      webhook,
       access: orgAccess,
       moves,
-      connections: bitbucketConnections,
-      client: bitbucketClient,
-      secretBox: app.secretBox,
-      publicUrl: config.publicUrl,
-      webhookConnections: bitbucketWebhookConnections,
-      log: log.child({ component: 'bitbucket' }),
-    });
-    const publishLog = log.child({ component: 'publishing' });
-    const bitbucketCodeHost = bitbucketHost({
-      client: bitbucketClient,
-      connections: bitbucketConnections,
       pullRequests: repos.pullRequests,
       publications: repos.publications,
-      target: (connection) => bitbucket.target(connection),
-      markBroken: (connectionId, brokenReason) => bitbucket.markBroken(connectionId, brokenReason),
-      kv: app.kv,
-      log: publishLog,
+      apiUrl: config.bitbucket.apiUrl,
+      publicUrl: config.publicUrl,
+      log,
     });
+    const publishLog = log.child({ component: 'publishing' });
     // Read by the services above only when called, once it is built.
     const codeHosts = new CodeHosts({
       github: githubHost({
@@ -226,7 +212,7 @@ export default fp(
         kv: app.kv,
         log: publishLog,
       }),
-      bitbucket: bitbucketCodeHost,
+      bitbucket: bitbucket.codeHost,
     });
     const commandTarget = (command: AppCommand) => codeHosts.commandTarget(command);
     const organizations = new OrganizationService({
@@ -239,13 +225,13 @@ export default fp(
       deletionSteps: [
         (orgId, byUserId, tx) => repos.installations.returnToUser(orgId, byUserId, tx),
         (orgId, byUserId, tx) => repos.gitlabConnections.returnToUser(orgId, byUserId, tx),
-        (orgId, byUserId, tx) => bitbucketConnections.returnToUser(orgId, byUserId, tx),
+        bitbucket.returnToUser,
       ],
       // A member leaves (removed, leaving, deleting their account): every host's installations and connections held in their name, and the pull requests stored under them, stay with the team.
       departureSteps: [
         (orgId, leaving, heirs, tx) => repos.installations.handOver(orgId, leaving, heirs[0]!, tx),
         (orgId, leaving, heirs, tx) => repos.gitlabConnections.handOver(orgId, leaving, heirs, tx),
-        (orgId, leaving, heirs, tx) => bitbucketConnections.handOver(orgId, leaving, heirs, tx),
+        bitbucket.handOver,
         (orgId, leaving, heirs, tx) => repos.pullRequests.handOver(orgId, leaving, heirs[0]!, tx),
       ],
     });
@@ -296,8 +282,8 @@ export default fp(
       diffReviews: new DiffReviewService({ diffReviews: repos.diffReviews, feedback: repos.feedback, access: orgAccess, queue: app.queue, log: log.child({ component: 'diff-review' }) }),
       webhook,
       gitlabWebhook: new GitLabWebhookService({ connections: gitlabWebhookConnections, webhook, queue: app.queue, log: log.child({ component: 'webhook' }) }),
-      bitbucket,
-      bitbucketWebhook: new BitbucketWebhookService({ connections: bitbucketWebhookConnections, webhook, queue: app.queue, log: log.child({ component: 'webhook' }) }),
+      bitbucket: bitbucket.service,
+      bitbucketWebhook: bitbucket.webhookService,
       githubTokens,
       githubApp: new GitHubAppService({ apps: githubApps, installations: repos.installations, moves }),
       githubAppSetup: new GitHubAppSetupService({
