@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { FakeOpenAIChat } from '../../test/fakes/fake-openai-chat.js';
 import { githubUser, signInWithGitHubOverHttp } from '../../test/helpers/github-login.js';
@@ -14,6 +15,7 @@ import { fakeGitHub } from '../lib/accounts.js';
 import { withCleanup } from '../lib/cleanup.js';
 import { DeliveryStream } from '../lib/delivery-stream.js';
 import { load } from '../lib/http-load.js';
+import { ORGANIZATION_USERS, ORGANIZATIONS, seedOrganizationLists } from '../lib/list-seed.js';
 import { BENCH_WEBHOOK_SECRET, startService, type ServiceProcess } from '../lib/service-process.js';
 import { chatFirstContent } from '../scenarios/chat.js';
 import { gitlabPublishing } from '../scenarios/gitlab-publishing.js';
@@ -203,6 +205,39 @@ async function lists(context: CompareContext): Promise<Figures> {
   });
 }
 
+/** BENCH_COMPARE_ORG_ROWS: the pull requests of `org-lists` (default 100,000). */
+function orgListRows(): number {
+  const value = Number(process.env.BENCH_COMPARE_ORG_ROWS ?? 100_000);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`BENCH_COMPARE_ORG_ROWS must be a positive integer, not "${process.env.BENCH_COMPARE_ORG_ROWS}"`);
+  return value;
+}
+
+/**
+ * `GET /pull-request/list`, 8 connections, as the signed-in author, the same pull requests with
+ * reviews (BENCH_COMPARE_ORG_ROWS) spread over 200 users on both sides: today three quarters belong
+ * to 20 organizations, the author a member of two, and the list is everything visible; a revision
+ * before organizations lists the author's own. Seeded by plain SQL through the bench's own seed, which
+ * probes the schema for organizations rather than importing a side's modules.
+ */
+async function orgLists(context: CompareContext): Promise<Figures> {
+  const rows = orgListRows();
+  return withCleanup(async (defer) => {
+    const { service, cookie, database } = await pipelineService(context, defer);
+    const { rows: [author] } = await database.query<{ id: string }>('select id from users where codehost_user_id = $1', [AUTHOR_ID]);
+    // No migration here (openDatabase would apply this tree's): the side's service made its own schema.
+    const { organizations } = await seedOrganizationLists(drizzle(database), author!.id, rows);
+    const url = `${service.url}/pull-request/list`;
+    // One request first: the first of a process plans and caches what the rest reuse. An empty
+    // page would measure nothing: refused.
+    const first = await fetch(url, { headers: { cookie } });
+    const page = first.status === 200 ? ((await first.json()) as unknown[]) : [];
+    if (page.length === 0) throw new Error(`GET /pull-request/list answered ${first.status} with no pull requests`);
+    console.log(`org-lists: ${rows} pull requests over ${ORGANIZATION_USERS} users, ${organizations ? `${ORGANIZATIONS} organizations` : 'no organizations (a revision before them)'}`);
+    const result = await load({ url, headers: { cookie }, connections: 8, duration: context.duration });
+    return { 'req/s': result.requestsPerSecond, 'p50 ms': result.p50Ms, 'p99 ms': result.p99Ms, non2xx: result.non2xx };
+  });
+}
+
 /** The chat: what the service adds to the model's first token (the chat bench's measure, 20 chats at once). */
 async function chat(context: CompareContext): Promise<Figures> {
   const result = await chatFirstContent('servers', { concurrency: 20, rounds: 5, warmUpRounds: 1, root: context.root });
@@ -228,6 +263,7 @@ export const COMPARE_SCENARIOS: Record<string, (context: CompareContext) => Prom
   'webhook-rate': webhookRate,
   'webhook-paced': webhookPaced,
   lists,
+  'org-lists': orgLists,
   chat,
   'review-prepare': reviewPrepare,
   'gitlab-publishing': gitlabPublishingOwnTime,

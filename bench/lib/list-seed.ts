@@ -17,6 +17,9 @@ export const TITLE_NOUNS = [
 ];
 export const REPOSITORY_COUNT = 20;
 const OTHER_USERS = 99;
+/** The organizations' lists (`seedOrganizationLists`): pull requests spread over this many of each. */
+export const ORGANIZATIONS = 20;
+export const ORGANIZATION_USERS = 200;
 
 /**
  * Loads the bench user's pull requests, reviews and threads, and other users' pull requests, with
@@ -96,6 +99,61 @@ export async function seedLists(db: Executor, userId: string, seed: ListSeed): P
       ${updatedAt} - interval '1 day', ${updatedAt}
     from generate_series(1, ${seed.threads}::int) g`);
   for (const table of ['pull_requests', 'reviews', 'ai_conversations', 'users']) await db.execute(sql.raw(`vacuum analyze ${table}`));
+}
+
+/**
+ * `rows` pull requests spread over organizations and users (decisions.md §15): the lists' own seed
+ * for the bench user, then its rows handed out, each to one of 200 users (the bench user and 199
+ * members, in turn); every fourth stays personal, the rest go to the 20 organizations. The bench
+ * user is a member of organizations 0 and 7, every other user of two as well.
+ *
+ * Where the schema has no organizations (a revision before them, for `bench:compare`), the same
+ * rows go to the same users, all personal: a plain SQL probe decides, and says which it did.
+ */
+export async function seedOrganizationLists(db: Executor, userId: string, rows: number): Promise<{ organizations: boolean }> {
+  const organizations = await hasOrganizations(db);
+  await seedLists(db, userId, { userRows: rows, tableRows: rows, threads: 1 });
+  await db.execute(sql`
+    insert into users (name, email, login_method)
+    select 'Member ' || i, 'bench-member-' || i || '@example.com', 'email' from generate_series(1, ${ORGANIZATION_USERS - 1}::int) i`);
+  const people = sql`people as (select id, (row_number() over (order by id = ${userId} desc, email)) - 1 as n from users where id = ${userId} or email like 'bench-member-%')`;
+  const numberedPrs = sql`numbered_prs as (select id, row_number() over (order by id) as g from pull_requests)`;
+  const owner = sql`user_id = (select id from people where n = numbered_prs.g % ${ORGANIZATION_USERS})`;
+  if (!organizations) {
+    await db.execute(sql`with ${people}, ${numberedPrs} update pull_requests set ${owner} from numbered_prs where numbered_prs.id = pull_requests.id`);
+    await db.execute(sql`vacuum analyze pull_requests`);
+    return { organizations };
+  }
+
+  await db.execute(sql`
+    insert into organizations (name, slug)
+    select 'Team ' || i, 'team-' || i from generate_series(0, ${ORGANIZATIONS - 1}::int) i`);
+  const teams = sql`teams as (select id, (row_number() over (order by slug)) - 1 as n from organizations)`;
+  await db.execute(sql`
+    with ${people}, ${teams}
+    insert into organization_members (org_id, user_id, role)
+    select teams.id, people.id, case when people.n = 0 then 'owner'::org_role else 'member'::org_role end
+    from people join teams on teams.n in (people.n % ${ORGANIZATIONS}, (people.n + 7) % ${ORGANIZATIONS})`);
+  await db.execute(sql`
+    with ${people}, ${teams}, ${numberedPrs}
+    update pull_requests set
+      ${owner},
+      org_id = case when numbered_prs.g % 4 = 0 then null else (select id from teams where n = (numbered_prs.g / 4) % ${ORGANIZATIONS}) end
+    from numbered_prs where numbered_prs.id = pull_requests.id`);
+  await db.execute(sql`vacuum analyze pull_requests`);
+  await db.execute(sql`vacuum analyze organization_members`);
+  return { organizations };
+}
+
+/** Whether the schema has organizations: their tables and the pull requests' `org_id`. */
+async function hasOrganizations(db: Executor): Promise<boolean> {
+  const [row] = await queryRows<{ present: boolean }>(
+    db,
+    sql`select
+      (select count(*) from information_schema.tables where table_schema = current_schema() and table_name in ('organizations', 'organization_members')) = 2
+      and exists (select 1 from information_schema.columns where table_schema = current_schema() and table_name = 'pull_requests' and column_name = 'org_id') as present`,
+  );
+  return row!.present;
 }
 
 /** The user's `updatedAt` in the middle of their list: a cursor of a page deep in the list. */
