@@ -148,4 +148,10 @@ export interface CommandTarget {
   pr: PullRequest | undefined;
   /** The finding whose thread the command's note replies in, for hosts whose verdict replies come as commands (GitLab). */
   findingOfReply?: () => Promise<string | undefined>;
+  /**
+   * The account linked to the command's author, null when none is: who ran it, for an organization's
+   * usage (decisions.md §15). Only GitHub links its users to accounts (the id one signed in with);
+   * absent on the other hosts.
+   */
+  authorAccount?: () => Promise<string | null>;
 }

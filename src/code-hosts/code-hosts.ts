@@ -1,5 +1,5 @@
 import type { AppCommand } from '../adapters/queue/job-queue.js';
-import type { PullRequest } from '../db/schema/index.js';
+import type { PullRequest, User } from '../db/schema/index.js';
 import type { HostKind } from '../domain/host-kinds.js';
 import type { ChangeReader, CommandTarget, HostSession, TokenOwner } from './code-host.js';
 
@@ -16,6 +16,11 @@ export interface ReadingHosts {
   reader(pr: PullRequest, owner: TokenOwner | undefined): Promise<ChangeReader>;
   /** The change's description, from its stored webhook payload (each host's own shape); null when it has none. */
   description(pr: PullRequest): string | null;
+  /**
+   * Whether `user` is the change's author, by the link the host keeps between its users and
+   * accounts: GitHub's is the id one signed in with; GitLab and Bitbucket keep none (false).
+   */
+  authoredBy(pr: PullRequest, user: Pick<User, 'codehostUserId'>): boolean;
 }
 
 /** Why a change's publication cannot go on now, as `GET /review/information` shows it (decisions.md §8). */
@@ -73,6 +78,10 @@ export class CodeHosts implements PublishingHosts, ReadingHosts, CommandHosts {
 
   description(pr: PullRequest): string | null {
     return this.of(pr).description(pr);
+  }
+
+  authoredBy(pr: PullRequest, user: Pick<User, 'codehostUserId'>): boolean {
+    return this.of(pr).authoredBy(pr, user);
   }
 
   commandTarget(command: AppCommand): Promise<CommandTarget | undefined> {

@@ -147,7 +147,7 @@ export class ReviewRepository {
   }
 
   /** A run's review with its pull request, owner and workspace settings: what a pipeline step reads, in one query. */
-  async loadRun(id: string): Promise<{ review: Review; pr: PullRequest; owner: User; settings: WorkspaceSettings | null; authorIsMember: boolean } | undefined> {
+  async loadRun(id: string): Promise<{ review: Review; pr: PullRequest; owner: User; settings: WorkspaceSettings | null; userIsMember: boolean } | undefined> {
     const [row] = await this.hot.loadRun.execute({ id });
     return row;
   }
@@ -407,8 +407,8 @@ function hotStatements(db: Database) {
         pr: pullRequests,
         owner: users,
         settings: workspaceSettings,
-        // decisions.md §15: an organization's usage names the author when the author is a member.
-        authorIsMember: sql<boolean>`exists (select 1 from ${organizationMembers} where ${organizationMembers.orgId} = ${pullRequests.orgId} and ${organizationMembers.userId} = ${pullRequests.userId})`,
+        // decisions.md §15: a webhook's review is attributed to the author when a member (`runMember`).
+        userIsMember: sql<boolean>`exists (select 1 from ${organizationMembers} where ${organizationMembers.orgId} = ${pullRequests.orgId} and ${organizationMembers.userId} = ${pullRequests.userId})`,
       })
       .from(reviews)
       .innerJoin(pullRequests, eq(pullRequests.id, reviews.id))

@@ -55,13 +55,17 @@ export class ConversationService {
    * 402) fails here, before the stream starts. The events then follow; an error after that point
    * becomes an `error` event, and the exchange is saved whatever happened.
    */
-  /** `kind`: a chat, or a pull-request comment's `/ask` command answered through the chat (usage records tell them apart). */
-  async open(userId: string, input: ChatInput, abortSignal: AbortSignal, kind: 'chat' | 'command' = 'chat'): Promise<AsyncGenerator<ChatEvent>> {
+  /**
+   * `command`: a pull-request comment's `/ask` answered through the chat (usage records tell them
+   * apart), attributed in an organization to the member who wrote it (null: none, decisions.md §15).
+   */
+  async open(userId: string, input: ChatInput, abortSignal: AbortSignal, command?: { memberId: string | null }): Promise<AsyncGenerator<ChatEvent>> {
+    const kind = command === undefined ? 'chat' : 'command';
     // The reads run at once (they are on the way to the first token) and are awaited in a fixed
     // order, so a request with several faults always gets the same answer: thread, pull request, model.
     // A chat is personal (decisions.md §15); a command answers for the pull request's owner, so its
     // model waits for the pull request (below).
-    const resolving = kind === 'chat' ? this.deps.models.resolve({ owner: personal(userId), model: input.llmModel, provider: input.customModelData }) : undefined;
+    const resolving = command === undefined ? this.deps.models.resolve({ owner: personal(userId), model: input.llmModel, provider: input.customModelData }) : undefined;
     resolving?.catch(() => undefined);
     const existing = input.conversationId === undefined ? undefined : await this.deps.conversations.findOwned(userId, input.conversationId);
     if (input.conversationId !== undefined && existing === undefined) throw new AppError('NOT_FOUND', 'No such conversation');
@@ -69,7 +73,7 @@ export class ConversationService {
     loadingHistory.catch(() => undefined);
     const pr = await this.connectedPullRequest(userId, input.prId, existing);
     const owner = pr === undefined ? personal(userId) : pullRequestOwner(pr);
-    const resolved = await (resolving ?? this.deps.models.resolve({ owner, memberId: userId, model: input.llmModel, provider: input.customModelData }));
+    const resolved = await (resolving ?? this.deps.models.resolve({ owner, memberId: command?.memberId ?? null, model: input.llmModel, provider: input.customModelData }));
     const choice = { ...resolved, model: resolved.meteredAs({ kind, pullRequestId: pr?.id ?? null, repositoryName: pr?.repositoryName ?? null }) };
     const history = await loadingHistory;
     // A new thread's id is chosen here, so its id line and the model request need not wait for the

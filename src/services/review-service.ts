@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { JobQueue } from '../adapters/queue/job-queue.js';
-import type { ReviewMode } from '../db/schema/index.js';
+import type { PullRequest, ReviewMode } from '../db/schema/index.js';
 import { AppError } from '../lib/app-error.js';
 import { apiPrId, type PullRequestSelector } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
@@ -106,17 +106,27 @@ export class ReviewService {
   }
 
   /**
-   * A manual re-review: a new run of the stored pull request, straight into `sanitizedPrPayload`.
-   * Without a mode, the repository's `.ai-review.yml` names it, else `focused` (decisions.md §10).
-   * `headSha` names the commit when it is not the pull request's head (a re-requested check run).
+   * A manual re-review by the signed-in caller: a new run of the stored pull request. Without a
+   * mode, the repository's `.ai-review.yml` names it, else `focused` (decisions.md §10). Only a
+   * member sees an organization's pull request, so the run's usage is the caller's (decisions.md §15).
    */
-  async start(userId: string, selector: PullRequestSelector, mode?: ReviewMode, headSha?: string): Promise<void> {
+  async start(userId: string, selector: PullRequestSelector, mode?: ReviewMode): Promise<void> {
     const found = await this.deps.reviews.findWithPullRequest(userId, selector);
-    if (found === undefined || found.pr.bodyBlob === null) throw new AppError('NOT_FOUND', 'No such pull request, or no stored webhook payload to review');
-    const { pr } = found;
-    const runId = await this.deps.reviews.startManual({ pullRequestId: pr.id, prId: pr.prId, userId, headSha: headSha ?? pr.headSha, mode });
+    if (found === undefined) throw new AppError('NOT_FOUND', 'No such pull request, or no stored webhook payload to review');
+    await this.run(found.pr, { userId, mode, memberId: userId });
+  }
+
+  /**
+   * A new run of a stored pull request, straight into `sanitizedPrPayload`: the caller's re-run, or
+   * a command's (found by the host, whoever its user is). `userId` is the review row's user (the
+   * pull request's unless given); `headSha` names the commit when it is not the pull request's head
+   * (a re-requested check run); `memberId` is who triggered it, carried by the job (`runMember`).
+   */
+  async run(pr: PullRequest, { userId = pr.userId, mode, headSha = pr.headSha, memberId }: { userId?: string; mode?: ReviewMode; headSha?: string; memberId: string | null }): Promise<void> {
+    if (pr.bodyBlob === null) throw new AppError('NOT_FOUND', 'No such pull request, or no stored webhook payload to review');
+    const runId = await this.deps.reviews.startManual({ pullRequestId: pr.id, prId: pr.prId, userId, headSha, mode });
     try {
-      await this.deps.queue.add('sanitizedPrPayload', { pullRequestId: pr.id, runId }, { jobId: `run-${runId}` });
+      await this.deps.queue.add('sanitizedPrPayload', { pullRequestId: pr.id, runId, memberId }, { jobId: `run-${runId}` });
     } catch (error) {
       this.deps.log.error({ err: error, pullRequestId: pr.id }, 'could not enqueue a manual review');
       // No job will run it: the run must not stay pending for ever.

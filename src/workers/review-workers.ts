@@ -149,6 +149,7 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
           target: app.services.commandTarget,
           reviews: app.services.reviews,
           conversations: app.services.conversations,
+          members: repos.organizations,
           setVerdict: ({ userId, pullRequestId, findingId, verdict, note }) => app.services.feedback.setVerdict({ userId, pullRequest: { id: pullRequestId }, findingId, verdict, note }),
           log: publishLog,
         },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import type { WorkerOptions } from '../../src/plugins/app/workers.js';
 import { FakeGitHubApp, type FakeUser } from '../fakes/fake-github-app.js';
 import type { ChatRequest, ScriptedReply } from '../fakes/fake-openai-chat.js';
 import { reviewAnswer, type ReviewInformation, type ScriptedFinding } from './review-fixtures.js';
@@ -12,9 +13,9 @@ export const PUBLIC_URL = 'https://review.example.com';
 export type AppWorld = ReviewWorld<FakeGitHubApp>;
 
 /** The service as a GitHub App, with a fake GitHub that checks what GitHub checks. */
-export function appWorld(): Promise<AppWorld> {
+export function appWorld(workers?: WorkerOptions): Promise<AppWorld> {
   const github = new FakeGitHubApp();
-  return reviewWorld({ ...github.env(), PUBLIC_URL }, github);
+  return reviewWorld({ ...github.env(), PUBLIC_URL }, github, workers);
 }
 
 /** Review prompts get `findings`; anything else (a chat) gets `chatAnswer`. */

@@ -1,4 +1,5 @@
 import type { RetryPolicies } from '../../src/adapters/queue/job-queue.js';
+import type { WorkerOptions } from '../../src/plugins/app/workers.js';
 import { FakeGitHub } from '../fakes/fake-github.js';
 import { FakeOpenAIChat } from '../fakes/fake-openai-chat.js';
 import { githubEnv, type GitHubSignIn } from './github-login.js';
@@ -28,8 +29,8 @@ export interface ReviewWorld<G extends FakeGitHub = FakeGitHub> {
   close(): Promise<void>;
 }
 
-/** The whole service with its workers, a fake GitHub (the plain one unless given) and a fake platform model. */
-export async function reviewWorld<G extends FakeGitHub = FakeGitHub>(env: Record<string, string> = {}, fake?: G): Promise<ReviewWorld<G>> {
+/** The whole service with its workers (`workers` tunes them), a fake GitHub (the plain one unless given) and a fake platform model. */
+export async function reviewWorld<G extends FakeGitHub = FakeGitHub>(env: Record<string, string> = {}, fake?: G, workers?: WorkerOptions): Promise<ReviewWorld<G>> {
   const github = await (fake ?? (new FakeGitHub() as G)).start();
   const model = await new FakeOpenAIChat().start();
   const t = await createTestApp({
@@ -42,6 +43,7 @@ export async function reviewWorld<G extends FakeGitHub = FakeGitHub>(env: Record
       ...env,
     },
     infrastructure: { queue: { retry: FAST_RETRIES } },
+    ...(workers === undefined ? {} : { workers }),
   });
   return {
     t,

@@ -87,7 +87,7 @@ describe('usage analytics (decisions.md §14)', () => {
       await settledReview(world.t.app, author.cookie, payload.pull_request.id, { until: (review) => review.mode === 'deep' && review.reviewStatus === 'completed' });
 
       await chat(author.cookie, { message: 'What does this change do?', prId: pullRequestId });
-      const events = await world.t.app.services.conversations.open(author.userId, { message: 'Why?', prId: pullRequestId }, AbortSignal.timeout(10_000), 'command');
+      const events = await world.t.app.services.conversations.open(author.userId, { message: 'Why?', prId: pullRequestId }, AbortSignal.timeout(10_000), { memberId: null });
       for await (const event of events) void event;
 
       const rows = await records(author.userId);

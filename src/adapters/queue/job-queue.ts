@@ -11,9 +11,9 @@ export interface JobPayloads {
    */
   undecidedDraft: { deliveryId: string };
   /** A pull request ready for its content to be read. */
-  sanitizedPrPayload: ReviewRequest;
+  sanitizedPrPayload: RunRequest;
   /** A pull request whose diff is stored, ready for the model. */
-  extractedPrContent: ReviewRequest;
+  extractedPrContent: RunRequest;
   /** A review run to publish in its pull request through the GitHub App (decisions.md §8). */
   completedReview: PublicationRequest;
   /** A command from a pull-request comment, or a re-requested check run (decisions.md §8). */
@@ -43,6 +43,8 @@ export interface GitHubCommand {
   body: string;
   /** The commit a re-requested check run names. */
   headSha?: string;
+  /** The GitHub user who wrote the comment or re-requested the check (their linked account is who ran it); absent in older jobs. */
+  senderId?: number;
 }
 
 /** A note in a GitLab merge request (decisions.md §12): who may command is checked by the job, not at intake. */
@@ -82,6 +84,16 @@ export interface BitbucketCommand {
 export interface ReviewRequest {
   pullRequestId: string;
   runId: string;
+}
+
+/**
+ * A run on its way to the model. `memberId` is who triggered it, for an organization's usage
+ * (decisions.md §15): the member who ran the re-run or the command, null when no member did; absent
+ * for a webhook's run (then the author, when a member). In the payload, not on the review row: the
+ * job is durable, retried with it, and a newer run supersedes it with its own.
+ */
+export interface RunRequest extends ReviewRequest {
+  memberId?: string | null;
 }
 
 export type QueueName = keyof JobPayloads;

@@ -125,6 +125,7 @@ export class AppEventsService {
       prNumber: payload.issue.number,
       commentId: comment.id,
       body,
+      senderId: comment.user.id,
     });
   }
 
@@ -141,6 +142,8 @@ export class AppEventsService {
       prNumber: pull.number,
       body: '/review',
       headSha: run.head_sha,
+      // Who pressed "Re-run": GitHub names them as the event's sender.
+      senderId: payload.sender?.id,
     });
   }
 

@@ -5,6 +5,7 @@ import type { Logger } from '../../lib/logger.js';
 import { installationCovers, type GitHubInstallationRepository } from '../../repositories/github-installation-repository.js';
 import type { CommandTarget } from '../code-host.js';
 import type { PullRequestRepository } from '../../repositories/pull-request-repository.js';
+import type { UserRepository } from '../../repositories/user-repository.js';
 import type { GitHubAppRegistry } from '../../services/github-app-registry.js';
 import type { HostSession } from '../code-host.js';
 import { descriptionText } from '../change-description.js';
@@ -36,22 +37,26 @@ export async function githubPullRequestSession(deps: GitHubHostDeps, pr: PullReq
 }
 
 /** Where a command from a pull-request comment (or a re-requested check run) is answered: as the App, while its installation covers the repository. */
-export async function githubCommandTarget(deps: GitHubHostDeps & { pullRequests: PullRequestRepository }, command: GitHubCommand): Promise<CommandTarget | undefined> {
+export async function githubCommandTarget(deps: GitHubHostDeps & { pullRequests: PullRequestRepository; users: Pick<UserRepository, 'findByCodehostId'> }, command: GitHubCommand): Promise<CommandTarget | undefined> {
   const installation = await deps.installations.find(command.installationId);
   if (!installationCovers(installation, { fullName: command.repositoryName })) return undefined;
   const app = await deps.app();
+  const { senderId } = command;
   return {
     session: githubSession(app, command.installationId, command.repositoryName, command.prNumber, deps.log),
     mention: app.slug,
     pr: await deps.pullRequests.findByNumber(command.repositoryName, command.prNumber),
+    authorAccount: async () => (senderId === undefined ? null : ((await deps.users.findByCodehostId(senderId))?.id ?? null)),
   };
 }
 
 /** GitHub as one of the service's code hosts. */
-export function githubHost(deps: GitHubHostDeps & GitHubReaderDeps & { pullRequests: PullRequestRepository }): CodeHost {
+export function githubHost(deps: GitHubHostDeps & GitHubReaderDeps & { pullRequests: PullRequestRepository; users: Pick<UserRepository, 'findByCodehostId'> }): CodeHost {
   return {
     name: 'GitHub',
     description: (pr) => descriptionText((pr.bodyBlob as { pull_request?: { body?: unknown } } | null)?.pull_request?.body),
+    // An account is linked to the GitHub id it signed in with; the author is the payload's `pull_request.user`.
+    authoredBy: (pr, user) => user.codehostUserId !== null && (pr.bodyBlob as { pull_request?: { user?: { id?: unknown } } } | null)?.pull_request?.user?.id === user.codehostUserId,
     changeLabel: (pr) => `${pr.repositoryName}#${pr.prNumber}: ${pr.title} (GitHub id ${pr.prId})`,
     // Only through the App's installation.
     unpublishedReason: (pr) => (pr.installationId === null || deps.currentApp() === undefined ? 'The pull request did not come through the GitHub App' : null),

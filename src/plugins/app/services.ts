@@ -197,6 +197,7 @@ export default fp(
         tokens: githubTokens,
         installations: repos.installations,
         pullRequests: repos.pullRequests,
+        users: repos.users,
         app: appInUse(githubApps),
         currentApp: () => githubApps.current,
         log: publishLog,

@@ -7,12 +7,16 @@ import type { ConversationService } from '../../services/conversation-service.js
 import type { ReviewService } from '../../services/review-service.js';
 import { helpText, parseCommand, VERDICT_REPLY } from '../../publishing/commands.js';
 import type { FindingVerdict } from '../../db/schema/index.js';
+import type { OrganizationRepository } from '../../repositories/organization-repository.js';
+import { commandMember } from './usage-member.js';
 
 export interface CommandDeps {
   /** The command's change on its host; undefined when the service may no longer act there. */
   target: (command: AppCommand) => Promise<CommandTarget | undefined>;
   reviews: ReviewService;
   conversations: ConversationService;
+  /** Whether the command's author is a member of its pull request's organization (decisions.md §15). */
+  members: Pick<OrganizationRepository, 'roleOf'>;
   /** A verdict given by reply (decisions.md §10): the same as the API's. */
   setVerdict: (verdict: { userId: string; pullRequestId: string; findingId: string; verdict: FindingVerdict; note: string | undefined }) => Promise<void>;
   log: Logger;
@@ -39,20 +43,24 @@ export async function runCommand(deps: CommandDeps, job: Job<'appCommand'>): Pro
 
   if (parsed.kind === 'review') {
     if (pr === undefined) return reply(target, command, 'I have no record of this pull request yet: it is reviewed when a commit is pushed (or it is reopened) while the App is installed.');
-    await deps.reviews.start(pr.userId, { id: pr.id }, parsed.mode, command.headSha).catch(unrecoverable);
+    const memberId = await commandMember(deps.members, pr, target);
+    await deps.reviews.run(pr, { mode: parsed.mode, headSha: command.headSha, memberId }).catch(unrecoverable);
     return;
   }
   if (parsed.kind === 'help') return reply(target, command, helpText(target.mention));
   if (pr === undefined) return reply(target, command, 'I have no record of this pull request yet, so I cannot answer questions about it.');
   if (await alreadyAnswered(target, command)) return;
-  await reply(target, command, await ask(deps, pr, parsed.question));
+  await reply(target, command, await ask(deps, pr, parsed.question, await commandMember(deps.members, pr, target)));
 }
 
-/** The chat engine's answer, as the pull request's owner: kept as their conversation, spent like any chat. */
-async function ask(deps: CommandDeps, pr: PullRequest, question: string): Promise<string> {
+/**
+ * The chat engine's answer, as the pull request's owner: kept as their conversation, paid like any
+ * command by the pull request's owner and, in an organization, attributed to `memberId`.
+ */
+async function ask(deps: CommandDeps, pr: PullRequest, question: string, memberId: string | null): Promise<string> {
   let events;
   try {
-    events = await deps.conversations.open(pr.userId, { message: question, prId: pr.id }, AbortSignal.timeout(ASK_TIMEOUT_MS), 'command');
+    events = await deps.conversations.open(pr.userId, { message: question, prId: pr.id }, AbortSignal.timeout(ASK_TIMEOUT_MS), { memberId });
   } catch (error) {
     // No model the owner may use (allowance spent): the answer says so, as the chat would.
     if (error instanceof AppError && error.statusCode < 500) return `I cannot answer: ${error.message}`;

@@ -30,7 +30,7 @@ export interface ExtractDeps {
  * reviewed commit, so that the review looks at the push rather than at everything again.
  */
 export async function extractContent(deps: ExtractDeps, job: Job<'sanitizedPrPayload'>): Promise<void> {
-  const { pullRequestId, runId } = job.payload;
+  const { pullRequestId, runId, memberId } = job.payload;
   const run = await deps.reviews.loadRun(pullRequestId);
   if (run === undefined || !isCurrentRun(run.review, runId)) return;
   const { review, pr, owner } = run;
@@ -56,5 +56,6 @@ export async function extractContent(deps: ExtractDeps, job: Job<'sanitizedPrPay
   const stats = pr.additions === null ? diffStats(diff) : undefined;
   const content = { diff, incrementalDiff: incremental, mode: reviewMode(review.requestedMode, config), repositoryConfig: config, stats };
   if (!(await deps.reviews.storeContent(pr.id, runId, content, job.attempt))) return;
-  await deps.queue.add('extractedPrContent', { pullRequestId: pr.id, runId }, { jobId: `content-${runId}` });
+  // Who triggered the run goes on with it (decisions.md §15); a webhook's run carries no one (`runMember`).
+  await deps.queue.add('extractedPrContent', { pullRequestId: pr.id, runId, memberId }, { jobId: `content-${runId}` });
 }

@@ -39,6 +39,7 @@ import { splitForScopes } from '../ask/split-for-scopes.js';
 import { askForReview, askForVerification } from '../ask/model-review.js';
 import { reviewOverview } from './review-overview.js';
 import { isCurrentRun } from './review-runs.js';
+import { runMember } from './usage-member.js';
 import { pullRequestOwner, type Owner } from '../../domain/owners.js';
 
 /** When a model's catalog does not say, assume a context most current chat models exceed. */
@@ -76,14 +77,14 @@ const MAX_RECORDED_BLOCKS = 400;
  * The pull request when this run completed its review (its outcome is then published, decisions.md §8).
  */
 export async function reviewContent(deps: ReviewStepDeps, job: Job<'extractedPrContent'>): Promise<PullRequest | undefined> {
-  const { pullRequestId, runId } = job.payload;
+  const { pullRequestId, runId, memberId } = job.payload;
   const run = await deps.reviews.loadRun(pullRequestId);
   if (run === undefined || !isCurrentRun(run.review, runId)) return undefined;
   if (run.pr.diffContent === null) return undefined;
 
   // Before the model's work: a host that cannot name the commit fails the job while retrying is cheap.
   const reviewdSha = await fullCommitSha(deps, run);
-  const { output, coverage } = await reviewChange(deps, pullRequestChange(deps, run, run.pr.diffContent));
+  const { output, coverage } = await reviewChange(deps, pullRequestChange(deps, run, run.pr.diffContent, runMember(deps.readers, run, memberId)));
   return (await storeReview(deps, run, runId, output, coverage, reviewdSha)) ? run.pr : undefined;
 }
 
@@ -102,7 +103,7 @@ async function fullCommitSha(deps: ReviewStepDeps, { review, pr, owner }: Review
 export interface ChangeUnderReview {
   /** Whose settings, keys and allowance pay, and whose learnings and rejected findings apply (decisions.md §10, §15). */
   owner: Owner;
-  /** The member the organization's usage is attributed to; null for a personal change or a non-member author. */
+  /** The member the organization's usage is attributed to (`runMember`); null for a personal change or when no member triggered it. */
   memberId: string | null;
   /** `owner/name`: the learnings and rejected findings of that repository apply; null for none. */
   repositoryName: string | null;
@@ -159,11 +160,11 @@ export async function reviewChange(deps: EngineDeps, change: ChangeUnderReview):
 type ReviewRun = NonNullable<Awaited<ReturnType<ReviewRepository['loadRun']>>>;
 
 /** A pull request's run as a change to review: its host's code, its previous findings, its push. */
-function pullRequestChange(deps: ReviewStepDeps, { review, pr, owner, settings, authorIsMember }: ReviewRun, diffContent: string): ChangeUnderReview {
+function pullRequestChange(deps: ReviewStepDeps, { review, pr, owner, settings }: ReviewRun, diffContent: string, memberId: string | null): ChangeUnderReview {
   const incremental = review.incrementalDiff !== null;
   return {
     owner: pullRequestOwner(pr),
-    memberId: authorIsMember ? pr.userId : null,
+    memberId,
     repositoryName: pr.repositoryName,
     mode: review.mode,
     settings,

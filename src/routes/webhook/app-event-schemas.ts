@@ -42,6 +42,7 @@ export const checkRunEventSchema = z.looseObject({
   }),
   repository,
   installation: z.looseObject({ id }).nullish(),
+  sender: sender.nullish(),
 });
 
 export const reviewCommentEventSchema = z.looseObject({
