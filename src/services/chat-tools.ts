@@ -3,17 +3,56 @@ import { z } from 'zod';
 import type { CodeIndex } from '../code-context/code-index.js';
 import { findDefinitionAnswer, readFileAnswer, searchAnswer, type ToolAnswer } from '../code-context/code-tools.js';
 import type { PullRequest } from '../db/schema/index.js';
-import type { PullRequestRepository } from '../repositories/pull-request-repository.js';
-import { apiPrId } from '../lib/ids.js';
+import type { ChatPullRequest, PullRequestFilter, PullRequestRepository } from '../repositories/pull-request-repository.js';
+import { apiPrId, parsePullRequestSelector } from '../lib/ids.js';
 
 /** The most of a diff a tool returns: a model reads it whole into its context. */
 export const TOOL_DIFF_CHARS = 60_000;
 /** The most of one code answer (a file's 300 lines, five definitions, 40 matches): a few of them fit any context. */
 export const TOOL_CODE_CHARS = 16_000;
 
+/** The pull requests a chat's tools may read. */
+export interface ChatScope {
+  find: (prId: string | number) => Promise<PullRequest | undefined>;
+  list: (filter: Pick<PullRequestFilter, 'search' | 'status'>) => Promise<ChatPullRequest[]>;
+}
+
+/** A chat in the web app: every pull request the user may see, as through the API. */
+export const userScope = (pullRequests: PullRequestRepository, userId: string): ChatScope => ({
+  find: (prId) => pullRequests.findOwnedBySelector(userId, prId),
+  list: (filter) => pullRequests.chatList(userId, filter),
+});
+
+/**
+ * A command's answer (`/ask`), posted on the code host for whoever reads the pull request there:
+ * that pull request and nothing else, so no other pull request of its owner's reaches a comment.
+ */
+export function pullRequestScope(pr: PullRequest): ChatScope {
+  const item: ChatPullRequest = {
+    prId: apiPrId(pr),
+    number: pr.prNumber,
+    title: pr.title,
+    repository: pr.repositoryName,
+    state: pr.state,
+    reviewStatus: pr.reviewStatus,
+    updatedAt: pr.updatedAt.toISOString(),
+    htmlUrl: pr.htmlUrl,
+  };
+  return {
+    find: async (prId) => {
+      const selector = parsePullRequestSelector(prId);
+      const same = selector !== undefined && ('prId' in selector ? selector.prId === pr.prId : selector.id === pr.id);
+      return same ? pr : undefined;
+    },
+    list: async ({ search, status }) => {
+      const shown = (search === undefined || pr.title.toLowerCase().includes(search.toLowerCase())) && (status === undefined || status === pr.reviewStatus);
+      return shown ? [item] : [];
+    },
+  };
+}
+
 export interface ChatToolDeps {
-  userId: string;
-  pullRequests: PullRequestRepository;
+  scope: ChatScope;
   /** A pull request's diff, from the cache or read from GitHub and cached. */
   diffOf: (pr: PullRequest) => Promise<string>;
   /** A pull request's code at its head commit, from the snapshots the reviews share. */
@@ -46,13 +85,13 @@ const searchInput = z.object({
 });
 
 /**
- * The chat's tools. All act for the signed-in user only: another user's pull request is simply
- * not found, as through the API. The code tools read the pull request's head commit with the same
+ * The chat's tools, within their scope: another user's pull request is simply not found, as
+ * through the API. The code tools read the pull request's head commit with the same
  * answers as deep mode's review tools (decisions.md §11), cut to `TOOL_CODE_CHARS`.
  */
-export function chatTools({ userId, pullRequests, diffOf, codeOf }: ChatToolDeps) {
+export function chatTools({ scope, diffOf, codeOf }: ChatToolDeps) {
   const onCode = async (prId: string | number, answer: (index: CodeIndex) => Promise<ToolAnswer>) => {
-    const pr = await pullRequests.findOwnedBySelector(userId, prId);
+    const pr = await scope.find(prId);
     if (pr === undefined) return { error: 'No pull request with that id among yours' };
     let result: ToolAnswer;
     try {
@@ -70,7 +109,7 @@ export function chatTools({ userId, pullRequests, diffOf, codeOf }: ChatToolDeps
       description: "Read the unified diff of one of the user's pull requests (by GitHub pull request id, or its internal id).",
       inputSchema: getDiffInput,
       execute: async ({ prId }) => {
-        const pr = await pullRequests.findOwnedBySelector(userId, prId);
+        const pr = await scope.find(prId);
         if (pr === undefined) return { error: 'No pull request with that id among yours' };
         const { text, truncated } = truncate(await diffOf(pr), TOOL_DIFF_CHARS);
         return { prId: apiPrId(pr), title: pr.title, repository: pr.repositoryName, number: pr.prNumber, diff: text, truncated };
@@ -79,7 +118,7 @@ export function chatTools({ userId, pullRequests, diffOf, codeOf }: ChatToolDeps
     getPRList: tool({
       description: "List the user's pull requests, most recently updated first (20 at most).",
       inputSchema: getPRListInput,
-      execute: ({ search, status }) => pullRequests.chatList(userId, { search, status }),
+      execute: ({ search, status }) => scope.list({ search, status }),
     }),
     read_file: tool({
       description: "Read lines of a file of one of the user's pull requests, at its head commit (300 lines at most per call).",

@@ -12,7 +12,7 @@ import type { PullRequestCode } from './pull-request-code.js';
 import type { PullRequestDiffs } from './pull-request-diffs.js';
 import type { CodeHosts } from '../code-hosts/code-hosts.js';
 import { firstWords, historyMessages, systemPrompt } from './chat-context.js';
-import { chatTools } from './chat-tools.js';
+import { chatTools, pullRequestScope, userScope, type ChatScope } from './chat-tools.js';
 import type { feedbackBody, historyItem } from '../routes/conversation/conversation-schemas.js';
 
 export type ChatEvent =
@@ -57,9 +57,11 @@ export class ConversationService {
    */
   /**
    * `command`: a pull-request comment's `/ask` answered through the chat (usage records tell them
-   * apart), attributed in an organization to the member who wrote it (null: none, decisions.md §15).
+   * apart), about the pull request the code host named (whose owner pays, though `userId`, its
+   * stored user, may not be a member of its organization), attributed in an organization to the
+   * member who wrote it (null: none, decisions.md §15). Its tools read that pull request only.
    */
-  async open(userId: string, input: ChatInput, abortSignal: AbortSignal, command?: { memberId: string | null }): Promise<AsyncGenerator<ChatEvent>> {
+  async open(userId: string, input: ChatInput, abortSignal: AbortSignal, command?: { pr: PullRequest; memberId: string | null }): Promise<AsyncGenerator<ChatEvent>> {
     const kind = command === undefined ? 'chat' : 'command';
     // The reads run at once (they are on the way to the first token) and are awaited in a fixed
     // order, so a request with several faults always gets the same answer: thread, pull request, model.
@@ -71,7 +73,7 @@ export class ConversationService {
     if (input.conversationId !== undefined && existing === undefined) throw new AppError('NOT_FOUND', 'No such conversation');
     const loadingHistory = existing === undefined ? Promise.resolve([]) : this.deps.conversations.messages(userId, existing.id, undefined, HISTORY_MESSAGES);
     loadingHistory.catch(() => undefined);
-    const pr = await this.connectedPullRequest(userId, input.prId, existing);
+    const pr = command?.pr ?? (await this.connectedPullRequest(userId, input.prId, existing));
     const owner = pr === undefined ? personal(userId) : pullRequestOwner(pr);
     const resolved = await (resolving ?? this.deps.models.resolve({ owner, memberId: command?.memberId ?? null, model: input.llmModel, provider: input.customModelData }));
     const choice = { ...resolved, model: resolved.meteredAs({ kind, pullRequestId: pr?.id ?? null, repositoryName: pr?.repositoryName ?? null }) };
@@ -94,6 +96,7 @@ export class ConversationService {
       created,
       isNew: existing === undefined,
       choice,
+      scope: command === undefined ? userScope(this.deps.pullRequests, userId) : pullRequestScope(command.pr),
       system: systemPrompt(pr, contextLength, pr === undefined ? undefined : this.deps.hosts().of(pr)),
       messages: [...historyMessages(history, contextLength), { role: 'user' as const, content: input.message }],
       abortSignal,
@@ -107,6 +110,7 @@ export class ConversationService {
     created: Promise<AiConversation>;
     isNew: boolean;
     choice: ModelChoice;
+    scope: ChatScope;
     system: string;
     messages: ModelMessage[];
     abortSignal: AbortSignal;
@@ -126,7 +130,7 @@ export class ConversationService {
         model: choice.model,
         system: chat.system,
         messages: chat.messages,
-        tools: chatTools({ userId: chat.userId, pullRequests: this.deps.pullRequests, diffOf: (pr) => this.deps.diffs.of(pr), codeOf: (pr) => this.deps.code.headOf(pr) }),
+        tools: chatTools({ scope: chat.scope, diffOf: (pr) => this.deps.diffs.of(pr), codeOf: (pr) => this.deps.code.headOf(pr) }),
         stopWhen: stepCountIs(MAX_STEPS),
         abortSignal,
         maxRetries: 1,

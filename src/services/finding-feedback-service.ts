@@ -1,4 +1,4 @@
-import type { FindingVerdict, RepositoryLearning } from '../db/schema/index.js';
+import type { FindingVerdict, PullRequest, RepositoryLearning, Review } from '../db/schema/index.js';
 import { pullRequestOwner, type Owner } from '../domain/owners.js';
 import { AppError } from '../lib/app-error.js';
 import type { PullRequestSelector } from '../lib/ids.js';
@@ -18,6 +18,9 @@ export interface VerdictRequest {
   verdict: FindingVerdict;
   note?: string | null;
 }
+
+/** A verdict on a finding of a pull request already found. */
+export type HostVerdict = Omit<VerdictRequest, 'userId' | 'pullRequest'>;
 
 interface StoredFinding {
   id?: string;
@@ -41,14 +44,28 @@ export class FindingFeedbackService {
   async setVerdict(request: VerdictRequest): Promise<void> {
     const found = await this.deps.reviews.findWithPullRequest(request.userId, request.pullRequest);
     if (found === undefined) throw new AppError('NOT_FOUND', 'No such pull request');
-    const comments = (found.review?.reviewRawJson as { comments?: StoredFinding[] } | null | undefined)?.comments ?? [];
+    await this.record(found.pr, found.review, request);
+  }
+
+  /**
+   * A verdict replied on the code host (`/wrong` in a finding's thread): the host vouched for its
+   * author's write access and named the pull request, so no account is asked to see it (an
+   * organization's pull request may be stored under an author who is not a member). 404 as above
+   * when its current review holds no such finding.
+   */
+  async setVerdictByReply(pr: PullRequest, verdict: HostVerdict): Promise<void> {
+    await this.record(pr, (await this.deps.reviews.reviewOf(pr.id)) ?? null, verdict);
+  }
+
+  private async record(pr: PullRequest, review: Review | null, request: HostVerdict): Promise<void> {
+    const comments = (review?.reviewRawJson as { comments?: StoredFinding[] } | null | undefined)?.comments ?? [];
     const finding = comments.find((comment) => comment.id === request.findingId);
     if (finding === undefined) throw new AppError('NOT_FOUND', 'No such finding in this pull request’s review');
     const note = request.note?.trim() ? request.note.trim() : null;
     await this.deps.feedback.setVerdict({
-      owner: pullRequestOwner(found.pr),
-      pullRequestId: found.pr.id,
-      repositoryName: found.pr.repositoryName,
+      owner: pullRequestOwner(pr),
+      pullRequestId: pr.id,
+      repositoryName: pr.repositoryName,
       findingId: request.findingId,
       verdict: request.verdict,
       note,

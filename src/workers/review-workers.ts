@@ -150,7 +150,7 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
           reviews: app.services.reviews,
           conversations: app.services.conversations,
           members: repos.organizations,
-          setVerdict: ({ userId, pullRequestId, findingId, verdict, note }) => app.services.feedback.setVerdict({ userId, pullRequest: { id: pullRequestId }, findingId, verdict, note }),
+          setVerdict: (pr, verdict) => app.services.feedback.setVerdictByReply(pr, verdict),
           log: publishLog,
         },
         job,

@@ -32,6 +32,8 @@ describe("attribution of an organization's usage to the member who triggered it"
   let installationId: number;
   let leadPr: number;
   let leadNumber: number;
+  /** A pull request of an author with an account outside the organization: it is stored under them. */
+  let outsiderNumber: number;
   let number = 0;
 
   const app = () => world.t.app;
@@ -105,6 +107,7 @@ describe("attribution of an organization's usage to the member who triggered it"
 
     before = await byMember();
     await reviewedPullRequest(outsider.githubId);
+    outsiderNumber = number;
     expect(grown(before, await byMember())).toEqual({ [NONE]: 1 });
 
     // No account: the installer holds the pull request, yet did not write it.
@@ -130,6 +133,27 @@ describe("attribution of an organization's usage to the member who triggered it"
     await expect.poll(answered, { timeout: 15_000 }).toBe(true);
     // The answer and the new thread's title.
     expect(Object.keys(grown(before, await byMember()))).toEqual([teammate.userId]);
+  });
+
+  it('a question and a verdict reply work on a pull request stored under an author who is not a member, and the answer reads that pull request only', async () => {
+    const before = await byMember();
+    const question = await comment(outsiderNumber, `@${world.github.slug} why is the average wrong?`, teammate.profile);
+    const answer = () => world.github.pull(repo.full_name, outsiderNumber).issueComments.find((reply) => reply.user.type === 'Bot' && reply.body.startsWith(`<!-- ai-review:reply:${question.id}`));
+    await expect.poll(answer, { timeout: 15_000 }).toBeDefined();
+    expect(answer()!.body).toContain('The loop reads one element past the end.');
+    expect(Object.keys(grown(before, await byMember()))).toEqual([teammate.userId]);
+
+    const [inline] = world.github.inlineComments(repo.full_name, outsiderNumber);
+    const reply = {
+      action: 'created',
+      comment: { id: 9_500_000 + outsiderNumber, in_reply_to_id: inline!.id, body: '/wrong the caller checks for an empty list', user: teammate.profile, author_association: 'MEMBER' },
+      pull_request: { number: outsiderNumber },
+      repository: repo,
+      installation: { id: installationId },
+    };
+    expectStatus(await deliver(app(), 'pull_request_review_comment', reply), 200);
+    const learnings = await callAs(app(), teammate.cookie, 'GET', `/orgs/${org.id}/review/learnings`);
+    expect(learnings.json<Array<{ note: string }>>().map((learning) => learning.note)).toContain('the caller checks for an empty list');
   });
 
   it("a check run's re-run is the member's who asked for it", async () => {

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { reviewRuns, usageDaily, usageRecords, type UsageKind } from '../../src/db/schema/index.js';
+import { pullRequests, reviewRuns, usageDaily, usageRecords, type UsageKind } from '../../src/db/schema/index.js';
 import { historyResponse } from '../../src/routes/usage/usage-schemas.js';
 import { FakeOpenAIChat } from '../fakes/fake-openai-chat.js';
 import { createAccount, type Account } from '../helpers/accounts.js';
@@ -87,7 +87,8 @@ describe('usage analytics (decisions.md §14)', () => {
       await settledReview(world.t.app, author.cookie, payload.pull_request.id, { until: (review) => review.mode === 'deep' && review.reviewStatus === 'completed' });
 
       await chat(author.cookie, { message: 'What does this change do?', prId: pullRequestId });
-      const events = await world.t.app.services.conversations.open(author.userId, { message: 'Why?', prId: pullRequestId }, AbortSignal.timeout(10_000), { memberId: null });
+      const [pr] = await world.t.app.db.select().from(pullRequests).where(eq(pullRequests.id, pullRequestId));
+      const events = await world.t.app.services.conversations.open(author.userId, { message: 'Why?' }, AbortSignal.timeout(10_000), { pr: pr!, memberId: null });
       for await (const event of events) void event;
 
       const rows = await records(author.userId);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { FindingVerdict } from '../../db/schema/index.js';
+import type { FindingVerdict, PullRequest } from '../../db/schema/index.js';
 import type { GitHubApp } from '../../adapters/github/github-app.js';
 import type { AppCommand, JobQueue } from '../../adapters/queue/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
@@ -22,9 +22,8 @@ export const APP_EVENTS = new Set(['installation', 'installation_repositories', 
 
 /** A reply to one of the App's inline comments that gives a verdict on its finding (decisions.md §10). */
 export interface FindingReply {
-  pullRequestId: string;
-  /** The pull request's owner: the verdict is theirs. */
-  userId: string;
+  /** The pull request of the comment replied to: the verdict is its owner's. */
+  pr: PullRequest;
   findingId: string;
   verdict: FindingVerdict;
   note: string | undefined;
@@ -157,8 +156,7 @@ export class AppEventsService {
     const found = await this.deps.publications.findingOfComment(parentId);
     if (found === undefined) return;
     const reply: FindingReply = {
-      pullRequestId: found.pr.id,
-      userId: found.pr.userId,
+      pr: found.pr,
       findingId: found.posted.findingId,
       verdict: match[1]!.toLowerCase() as FindingVerdict,
       note: match[2]!.trim() || undefined,
@@ -169,7 +167,7 @@ export class AppEventsService {
     } catch (error) {
       // A finding no longer in the current review (a push took it away): GitHub's delivery is still fine.
       if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
-      this.deps.log.info({ pullRequestId: reply.pullRequestId, findingId: reply.findingId }, 'a verdict by reply names a finding the current review no longer holds');
+      this.deps.log.info({ pullRequestId: reply.pr.id, findingId: reply.findingId }, 'a verdict by reply names a finding the current review no longer holds');
     }
   }
 

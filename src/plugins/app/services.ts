@@ -131,7 +131,7 @@ export default fp(
       queue: app.queue,
       log: log.child({ component: 'github-app' }),
       // `/wrong`, `/wontfix`, `/helpful` replies to the App's inline comments: the same verdict as the API's.
-      onFindingReply: ({ userId, pullRequestId, findingId, verdict, note }) => feedback.setVerdict({ userId, pullRequest: { id: pullRequestId }, findingId, verdict, note }),
+      onFindingReply: ({ pr, findingId, verdict, note }) => feedback.setVerdictByReply(pr, { findingId, verdict, note }),
     });
 
     const publishing = new PublicationService({

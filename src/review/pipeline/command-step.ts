@@ -7,6 +7,7 @@ import type { ConversationService } from '../../services/conversation-service.js
 import type { ReviewService } from '../../services/review-service.js';
 import { helpText, parseCommand, VERDICT_REPLY } from '../../publishing/commands.js';
 import type { FindingVerdict } from '../../db/schema/index.js';
+import type { HostVerdict } from '../../services/finding-feedback-service.js';
 import type { OrganizationRepository } from '../../repositories/organization-repository.js';
 import { commandMember } from './usage-member.js';
 
@@ -18,7 +19,7 @@ export interface CommandDeps {
   /** Whether the command's author is a member of its pull request's organization (decisions.md §15). */
   members: Pick<OrganizationRepository, 'roleOf'>;
   /** A verdict given by reply (decisions.md §10): the same as the API's. */
-  setVerdict: (verdict: { userId: string; pullRequestId: string; findingId: string; verdict: FindingVerdict; note: string | undefined }) => Promise<void>;
+  setVerdict: (pr: PullRequest, verdict: HostVerdict) => Promise<void>;
   log: Logger;
 }
 
@@ -60,7 +61,7 @@ export async function runCommand(deps: CommandDeps, job: Job<'appCommand'>): Pro
 async function ask(deps: CommandDeps, pr: PullRequest, question: string, memberId: string | null): Promise<string> {
   let events;
   try {
-    events = await deps.conversations.open(pr.userId, { message: question, prId: pr.id }, AbortSignal.timeout(ASK_TIMEOUT_MS), { memberId });
+    events = await deps.conversations.open(pr.userId, { message: question, prId: pr.id }, AbortSignal.timeout(ASK_TIMEOUT_MS), { pr, memberId });
   } catch (error) {
     // No model the owner may use (allowance spent): the answer says so, as the chat would.
     if (error instanceof AppError && error.statusCode < 500) return `I cannot answer: ${error.message}`;
@@ -109,7 +110,7 @@ async function verdictByReply(deps: CommandDeps, target: CommandTarget, command:
   if (findingId === undefined) return false;
   const pr = target.pr;
   try {
-    await deps.setVerdict({ userId: pr.userId, pullRequestId: pr.id, findingId, verdict: match[1]!.toLowerCase() as FindingVerdict, note: match[2]!.trim() || undefined });
+    await deps.setVerdict(pr, { findingId, verdict: match[1]!.toLowerCase() as FindingVerdict, note: match[2]!.trim() || undefined });
   } catch (error) {
     // A finding a push took away: nothing to record.
     if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
