@@ -1,4 +1,5 @@
 import { authSessionBench } from './scenarios/auth-session.js';
+import { bitbucketPublishingBench } from './scenarios/bitbucket-publishing.js';
 import { chatBench } from './scenarios/chat.js';
 import { codeContextBench } from './scenarios/code-context.js';
 import { codeContextCoverageBench } from './scenarios/code-context-coverage.js';
@@ -45,6 +46,7 @@ const scenarios: Record<string, (backends: Backend[]) => Promise<void>> = {
   'org-lists': perBackend((backend) => orgListsBench(backend, duration)),
   publishing: perBackend((backend) => publishingBench(backend)),
   'gitlab-publishing': perBackend((backend) => gitlabPublishingBench(backend)),
+  'bitbucket-publishing': perBackend((backend) => bitbucketPublishingBench(backend)),
   usage: perBackend((backend) => usageBench(backend, duration)),
 };
 

@@ -7,11 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { FakeBitbucket } from '../../test/fakes/fake-bitbucket.js';
 import { FakeOpenAIChat } from '../../test/fakes/fake-openai-chat.js';
 import { githubUser, signInWithGitHubOverHttp } from '../../test/helpers/github-login.js';
 import { reviewAnswer, SAMPLE_DIFF, SAMPLE_FINDINGS } from '../../test/helpers/review-fixtures.js';
 import { examplePayload } from '../../test/helpers/webhooks.js';
 import { fakeGitHub } from '../lib/accounts.js';
+import { connectBitbucket } from '../lib/bitbucket-connection.js';
+import { BitbucketDeliveryStream } from '../lib/bitbucket-delivery-stream.js';
 import { withCleanup } from '../lib/cleanup.js';
 import { DeliveryStream } from '../lib/delivery-stream.js';
 import { load } from '../lib/http-load.js';
@@ -141,13 +144,33 @@ async function drainAfterDrafts(context: CompareContext): Promise<Figures> {
   });
 }
 
+/** A webhook endpoint's maximum rate, 32 connections, each delivery the stream's next. */
+async function maxRate(url: string, stream: { next(): { body: string; headers: Record<string, string> } }, duration: number): Promise<Figures> {
+  const result = await load({ url, method: 'POST', connections: 32, duration, requests: [{ setupRequest: (request) => ({ ...request, ...stream.next() }) }] });
+  return { 'deliveries/s': result.requestsPerSecond, 'p99 ms': result.p99Ms, non2xx: result.non2xx };
+}
+
 /** The webhook's maximum rate, API role alone, 32 connections: signed real deliveries, each a new pull request. */
 async function webhookRate(context: CompareContext): Promise<Figures> {
   return withCleanup(async (defer) => {
     const { service } = await pipelineService(context, defer, { ROLE: 'api' });
-    const stream = new DeliveryStream(BENCH_WEBHOOK_SECRET, AUTHOR_ID);
-    const result = await load({ url: `${service.url}/webhook`, method: 'POST', connections: 32, duration: context.duration, requests: [{ setupRequest: (request) => ({ ...request, ...stream.next() }) }] });
-    return { 'deliveries/s': result.requestsPerSecond, 'p99 ms': result.p99Ms, non2xx: result.non2xx };
+    return maxRate(`${service.url}/webhook`, new DeliveryStream(BENCH_WEBHOOK_SECRET, AUTHOR_ID), context.duration);
+  });
+}
+
+/**
+ * `webhook-rate` on Bitbucket's endpoint (revisions with Bitbucket Cloud only): a repository
+ * connected through the API, its signed `pullrequest:created` / `:updated` deliveries, each a new
+ * pull request. Run beside `webhook-rate`, it puts Bitbucket's intake beside GitHub's.
+ */
+async function bitbucketWebhookRate(context: CompareContext): Promise<Figures> {
+  return withCleanup(async (defer) => {
+    const bitbucket = await new FakeBitbucket().start();
+    defer(() => bitbucket.stop());
+    const { service, cookie } = await pipelineService(context, defer, { ROLE: 'api', BITBUCKET_API_URL: bitbucket.apiUrl });
+    const repository = await connectBitbucket(service.url, cookie, bitbucket, 'bench/webhook');
+    const stream = new BitbucketDeliveryStream(repository.secret, { uuid: repository.repositoryUuid, fullName: repository.fullName }, repository.hookUuid);
+    return maxRate(`${service.url}/webhook/bitbucket`, stream, context.duration);
   });
 }
 
@@ -261,6 +284,7 @@ export const COMPARE_SCENARIOS: Record<string, (context: CompareContext) => Prom
   drain,
   'drain-after-drafts': drainAfterDrafts,
   'webhook-rate': webhookRate,
+  'bitbucket-webhook-rate': bitbucketWebhookRate,
   'webhook-paced': webhookPaced,
   lists,
   'org-lists': orgLists,

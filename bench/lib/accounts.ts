@@ -7,7 +7,7 @@ import { Outbox } from '../../test/helpers/outbox.js';
 const json = { 'content-type': 'application/json' };
 
 /** Throws with the answer's status and body unless it has the expected status. */
-async function expectStatus(response: Response, expected: number, what: string): Promise<Response> {
+export async function expectStatus(response: Response, expected: number, what: string): Promise<Response> {
   if (response.status !== expected) throw new Error(`${what} answered ${response.status} (expected ${expected}): ${await response.text()}`);
   return response;
 }

@@ -2,17 +2,21 @@ import type autocannon from 'autocannon';
 import { inArray } from 'drizzle-orm';
 import type { Database } from '../../src/db/database.js';
 import { webhookDeliveries } from '../../src/db/schema/index.js';
+import { FakeBitbucket } from '../../test/fakes/fake-bitbucket.js';
+import { FakeGitLab } from '../../test/fakes/fake-gitlab.js';
 import { githubUser, signInWithGitHubOverHttp } from '../../test/helpers/github-login.js';
-import { ACCESS, FakeGitLab } from '../../test/fakes/fake-gitlab.js';
 import { fakeGitHub, signUp } from '../lib/accounts.js';
 import { startBareJsonServer } from '../lib/bare-json-server.js';
+import { connectBitbucket } from '../lib/bitbucket-connection.js';
+import { BitbucketDeliveryStream } from '../lib/bitbucket-delivery-stream.js';
 import { costPerDelivery } from '../lib/transactions.js';
 import { withCleanup } from '../lib/cleanup.js';
 import { DeliveryStream } from '../lib/delivery-stream.js';
+import { connectGitLab } from '../lib/gitlab-connection.js';
 import { GitLabDeliveryStream } from '../lib/gitlab-delivery-stream.js';
 import { load, type LoadResult } from '../lib/http-load.js';
 import { report } from '../lib/report.js';
-import { BENCH_WEBHOOK_SECRET, startService, type Backend } from '../lib/service-process.js';
+import { BENCH_WEBHOOK_SECRET, startService, type Backend, type ServiceProcess } from '../lib/service-process.js';
 
 const AUTHOR_ID = 21_031_067;
 
@@ -91,59 +95,89 @@ function bareBaseline(duration: number) {
   return baseline;
 }
 
+/** One host's intake in a run: the rates, and the ids of the deliveries answered 200. */
+interface Intake {
+  max: LoadResult;
+  steady: LoadResult;
+  accepted: string[];
+  /** Servers only: transactions and the API's CPU per delivery, sent one by one. */
+  cost: Record<string, string | number>;
+}
+
+/**
+ * A host's endpoint at its maximum rate, then at the steady 200/s, then (servers only, PGlite keeps
+ * no statistics) what each delivery costs PostgreSQL when none shares a commit.
+ */
+async function intake(service: ServiceProcess, duration: number, stream: Deliveries, endpoint: { path: string; idHeader: string }): Promise<Intake> {
+  const accepted: string[] = [];
+  const max = await deliveries(stream, service.url, { duration, accepted, ...endpoint });
+  const steady = await deliveries(stream, service.url, { duration, ...STEADY, accepted, ...endpoint });
+  if (service.databaseUrl === undefined) return { max, steady, accepted, cost: { 'xacts/delivery 1-by-1': 'n/a' } };
+  const cost = await costPerDelivery(stream, `${service.url}${endpoint.path}`, { databaseUrl: service.databaseUrl, pid: service.pid });
+  return { max, steady, accepted, cost: { 'xacts/delivery 1-by-1': cost.transactions, 'API CPU ms/delivery 1-by-1': cost.cpuMs } };
+}
+
+/** A host's figures beside GitHub's (its rate as a ratio of GitHub's in the same run). */
+function reportBeside(scenario: string, host: Intake, github: Intake, sent: number, lost: number) {
+  report(scenario, {
+    'service req/s': host.max.requestsPerSecond,
+    'vs GitHub': host.max.requestsPerSecond / github.max.requestsPerSecond,
+    'p99@max ms': host.max.p99Ms,
+    'p99@200/s ms': host.steady.p99Ms,
+    'p50@200/s ms': host.steady.p50Ms,
+    ...host.cost,
+    sent,
+    accepted: host.accepted.length,
+    lost,
+    non2xx: host.max.non2xx + host.steady.non2xx,
+    errors: host.max.errors + host.steady.errors,
+  });
+}
+
 /**
  * Signed real `pull_request` payloads, each a new pull request and commit (so each one stores a
  * delivery, upserts a pull request and a repository link, starts a review and enqueues a job).
  * Max rate against the service and against a bare JSON server (measured once for all backends),
  * their ratio, p99 at a steady 200 deliveries/s, and every delivery answered 200 checked against
- * the rows stored. Then the same on `POST /webhook/gitlab` in the same run, with the same
- * connections: a connected project's `Merge Request Hook` deliveries, each a new merge request.
+ * the rows stored. Then the same on `POST /webhook/gitlab` and `POST /webhook/bitbucket` in the same
+ * run, with the same connections: a connected project's `Merge Request Hook` deliveries, and a
+ * connected repository's signed `pullrequest:created` / `:updated` ones, each a new pull request.
  */
 export async function webhookBench(backend: Backend, duration: number) {
   const bare = await bareBaseline(duration);
   await withCleanup(async (defer) => {
     const { github, env } = await fakeGitHub();
     defer(() => github.stop());
+    // Bitbucket Cloud is configuration (`BITBUCKET_API_URL`): its fake starts before the service.
+    const bitbucket = await new FakeBitbucket().start();
+    defer(() => bitbucket.stop());
     // On the servers the API runs alone, as it would at scale; embedded, one process does everything.
-    const service = await startService(backend, { ...env, ...(backend === 'servers' ? { ROLE: 'api' } : {}) });
+    const service = await startService(backend, { ...env, BITBUCKET_API_URL: bitbucket.apiUrl, ...(backend === 'servers' ? { ROLE: 'api' } : {}) });
     defer(() => service.cleanup());
 
     await signInWithGitHubOverHttp(service.url, github, githubUser({ id: AUTHOR_ID, login: 'Codertocat' }));
     const stream = new DeliveryStream(BENCH_WEBHOOK_SECRET, AUTHOR_ID);
-    const accepted: string[] = [];
-    const max = await deliveries(stream, service.url, { duration, accepted });
-    const steady = await deliveries(stream, service.url, { duration, ...STEADY, accepted });
+    const onGitHub = await intake(service, duration, stream, { path: '/webhook', idHeader: 'x-github-delivery' });
 
-    // GitLab's endpoint in the same run, with the same connections: a connected project's merge request events.
+    // The other hosts' endpoints in the same run, with the same connections: a connected project's and repository's pull request events.
     const gitlab = await new FakeGitLab().start();
     defer(() => gitlab.stop());
     const cookie = await signUp(service.url, service.dataDir, 'webhook-bench@example.com');
-    const project = gitlab.addProject('bench/webhook');
-    const bot = { id: 90_101, username: 'bench-bot', name: 'Bench bot' };
-    gitlab.addMember(project.id, bot, ACCESS.maintainer);
-    const connected = await fetch(`${service.url}/gitlab/connections`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie },
-      body: JSON.stringify({ baseUrl: gitlab.url, project: project.id, token: gitlab.issueToken(bot) }),
-    });
-    if (connected.status !== 201) throw new Error(`connection refused: ${connected.status} ${await connected.text()}`);
-    const connection = (await connected.json()) as { id: string };
-    const gitlabStream = new GitLabDeliveryStream(project.hooks[0]!.token!, project.id);
-    const gitlabAccepted: string[] = [];
-    const onGitLab = { path: '/webhook/gitlab', idHeader: 'x-gitlab-event-uuid', accepted: gitlabAccepted };
-    const gitlabMax = await deliveries(gitlabStream, service.url, { duration, ...onGitLab });
-    const gitlabSteady = await deliveries(gitlabStream, service.url, { duration, ...STEADY, ...onGitLab });
-    // Servers only (PGlite keeps no statistics): what each delivery costs PostgreSQL when none shares a commit.
-    const perDelivery = async (supply: Deliveries, path: string): Promise<Record<string, string | number>> => {
-      if (service.databaseUrl === undefined) return { 'xacts/delivery 1-by-1': 'n/a' };
-      const cost = await costPerDelivery(supply, `${service.url}${path}`, { databaseUrl: service.databaseUrl, pid: service.pid });
-      return { 'xacts/delivery 1-by-1': cost.transactions, 'API CPU ms/delivery 1-by-1': cost.cpuMs };
-    };
-    const githubCost = await perDelivery(stream, '/webhook');
-    const gitlabCost = await perDelivery(gitlabStream, '/webhook/gitlab');
+    const project = await connectGitLab(service.url, cookie, gitlab, 'bench/webhook', { id: 90_101, username: 'bench-bot', name: 'Bench bot' });
+    const gitlabStream = new GitLabDeliveryStream(project.secret, project.projectId);
+    const onGitLab = await intake(service, duration, gitlabStream, { path: '/webhook/gitlab', idHeader: 'x-gitlab-event-uuid' });
+    const repository = await connectBitbucket(service.url, cookie, bitbucket, 'bench/webhook');
+    const bitbucketStream = new BitbucketDeliveryStream(repository.secret, { uuid: repository.repositoryUuid, fullName: repository.fullName }, repository.hookUuid);
+    const onBitbucket = await intake(service, duration, bitbucketStream, { path: '/webhook/bitbucket', idHeader: 'x-request-uuid' });
 
-    const lost = await service.inspect((database) => countLost(database.db, accepted));
-    const gitlabLost = await service.inspect((database) => countLost(database.db, gitlabAccepted.map((uuid) => GitLabDeliveryStream.deliveryId(connection.id, uuid))));
+    const [lost, gitlabLost, bitbucketLost] = await service.inspect((database) =>
+      Promise.all([
+        countLost(database.db, onGitHub.accepted),
+        countLost(database.db, onGitLab.accepted.map((uuid) => GitLabDeliveryStream.deliveryId(project.id, uuid))),
+        countLost(database.db, onBitbucket.accepted.map((uuid) => BitbucketDeliveryStream.deliveryId(repository.id, uuid))),
+      ]),
+    );
+    const { max, steady } = onGitHub;
     report(`webhook [${backend}]`, {
       'service req/s': max.requestsPerSecond,
       'bare req/s': bare.max.requestsPerSecond,
@@ -152,25 +186,14 @@ export async function webhookBench(backend: Backend, duration: number) {
       'p99@200/s ms': steady.p99Ms,
       'p50@200/s ms': steady.p50Ms,
       'bare p99@200/s ms': bare.steady.p99Ms,
-      ...githubCost,
+      ...onGitHub.cost,
       sent: stream.sent,
-      accepted: accepted.length,
+      accepted: onGitHub.accepted.length,
       lost,
       non2xx: max.non2xx + steady.non2xx,
       errors: max.errors + steady.errors,
     });
-    report(`webhook/gitlab [${backend}]`, {
-      'service req/s': gitlabMax.requestsPerSecond,
-      'vs GitHub': gitlabMax.requestsPerSecond / max.requestsPerSecond,
-      'p99@max ms': gitlabMax.p99Ms,
-      'p99@200/s ms': gitlabSteady.p99Ms,
-      'p50@200/s ms': gitlabSteady.p50Ms,
-      ...gitlabCost,
-      sent: gitlabStream.sent,
-      accepted: gitlabAccepted.length,
-      lost: gitlabLost,
-      non2xx: gitlabMax.non2xx + gitlabSteady.non2xx,
-      errors: gitlabMax.errors + gitlabSteady.errors,
-    });
+    reportBeside(`webhook/gitlab [${backend}]`, onGitLab, onGitHub, gitlabStream.sent, gitlabLost);
+    reportBeside(`webhook/bitbucket [${backend}]`, onBitbucket, onGitHub, bitbucketStream.sent, bitbucketLost);
   });
 }
