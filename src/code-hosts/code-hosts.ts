@@ -18,7 +18,7 @@ export interface ReadingHosts {
   description(pr: PullRequest): string | null;
   /**
    * Whether `user` is the change's author, by the link the host keeps between its users and
-   * accounts: GitHub's is the id one signed in with; GitLab and Bitbucket keep none (false).
+   * accounts: GitHub's is the id one signed in with; a host that keeps none says false.
    */
   authoredBy(pr: PullRequest, user: Pick<User, 'codehostUserId'>): boolean;
 }
@@ -51,7 +51,10 @@ export interface CommandHosts {
 }
 
 /** One host's part: what the registry asks of each sibling under `src/code-hosts/<host>/`. */
-export interface CodeHost extends PublishingHosts, ReadingHosts, ChangeFacts, CommandHosts {}
+export interface CodeHost extends PublishingHosts, Omit<ReadingHosts, 'authoredBy'>, ChangeFacts, CommandHosts {
+  /** Absent on a host that links none of its users to accounts: no account is then the author. */
+  authoredBy?: ReadingHosts['authoredBy'];
+}
 
 /** A change's host, or a command's: jobs queued before the second host existed carry no `provider`, and were GitHub's. */
 const kindOf = (record: { provider?: HostKind }): HostKind => record.provider ?? 'github';
@@ -81,7 +84,7 @@ export class CodeHosts implements PublishingHosts, ReadingHosts, CommandHosts {
   }
 
   authoredBy(pr: PullRequest, user: Pick<User, 'codehostUserId'>): boolean {
-    return this.of(pr).authoredBy(pr, user);
+    return this.of(pr).authoredBy?.(pr, user) ?? false;
   }
 
   commandTarget(command: AppCommand): Promise<CommandTarget | undefined> {

@@ -238,17 +238,17 @@ export class ReviewRepository {
     return this.finish(id, runId, 'failed', { state: 'PROCESSING_FAILED', failureReason: reason.slice(0, 2000), attemptNumber: attempt });
   }
 
-    /**
-   * The pull request (without its diff) and its review. Its callers read neither the diff nor need
-   * it, and the page polls this while a review runs: a 2,000-file pull request's diff is 12 MB,
-   * fetched and decoded on every poll (on PGlite, most of the service's CPU while it was reviewed).
-   */
   /** A pull request's review (its id is the pull request's), for a caller that found the pull request itself. */
   async reviewOf(prId: string): Promise<Review | undefined> {
     const [row] = await this.db.select().from(reviews).where(eq(reviews.id, prId)).limit(1);
     return row;
   }
 
+  /**
+   * The pull request (without its diff) and its review. Its callers read neither the diff nor need
+   * it, and the page polls this while a review runs: a 2,000-file pull request's diff is 12 MB,
+   * fetched and decoded on every poll (on PGlite, most of the service's CPU while it was reviewed).
+   */
   async findWithPullRequest(userId: string, selector: PullRequestSelector): Promise<{ pr: PullRequest; review: Review | null } | undefined> {
     const [row] = await this.db
       .select({ pr: { ...getTableColumns(pullRequests), diffContent: sql<string | null>`null` }, review: reviews })

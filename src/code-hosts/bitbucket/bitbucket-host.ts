@@ -34,8 +34,6 @@ export function bitbucketHost(deps: BitbucketHostDeps): CodeHost {
   return {
     name: 'Bitbucket',
     description: (pr) => descriptionText(payloadOf(pr).pullrequest?.description),
-    // A pull request belongs to its connection's owner; Bitbucket's users are linked to no account here.
-    authoredBy: () => false,
     // Bitbucket's ids are unique per repository only: the label adds the record's id (decisions.md §16).
     changeLabel: (pr) => `${pr.repositoryName}#${pr.prNumber}: ${pr.title} (Bitbucket pull request, id ${apiPrId(pr)})`,
     // Every pull request came through a connection.

@@ -27,8 +27,6 @@ export function gitlabHost(deps: GitLabCodeHostDeps): CodeHost {
   return {
     name: 'GitLab',
     description: (pr) => descriptionText((pr.bodyBlob as { object_attributes?: { description?: unknown } } | null)?.object_attributes?.description),
-    // A merge request belongs to its connection's owner; GitLab's users are linked to no account here.
-    authoredBy: () => false,
     // A merge request is named by its record's id and GitLab's `!` (decisions.md §12).
     changeLabel: (pr) => `${pr.repositoryName}!${pr.prNumber}: ${pr.title} (GitLab merge request, id ${apiPrId(pr)})`,
     // Every merge request came through a connection.

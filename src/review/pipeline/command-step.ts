@@ -61,7 +61,7 @@ export async function runCommand(deps: CommandDeps, job: Job<'appCommand'>): Pro
 async function ask(deps: CommandDeps, pr: PullRequest, question: string, memberId: string | null): Promise<string> {
   let events;
   try {
-    events = await deps.conversations.open(pr.userId, { message: question, prId: pr.id }, AbortSignal.timeout(ASK_TIMEOUT_MS), { pr, memberId });
+    events = await deps.conversations.open(pr.userId, { message: question }, AbortSignal.timeout(ASK_TIMEOUT_MS), { pr, memberId });
   } catch (error) {
     // No model the owner may use (allowance spent): the answer says so, as the chat would.
     if (error instanceof AppError && error.statusCode < 500) return `I cannot answer: ${error.message}`;
