@@ -1,13 +1,13 @@
 import { and, desc, eq, lt, lte, sql, type Placeholder } from 'drizzle-orm';
 import type { Database, DatabaseHandle } from '../db/database.js';
-import { isoTime, jsonObject, jsonPage, JsonPageStatements } from '../db/json-page.js';
+import { isoTime, jsonPage, JsonPageStatements } from '../db/json-page.js';
 import { aiConversations, aiMessages, type AiConversation, type AiMessage } from '../db/schema/index.js';
 
 export type NewMessage = Omit<typeof aiMessages.$inferInsert, 'id' | 'messageCount' | 'createdAt' | 'updatedAt'>;
 
 export const THREAD_PAGE = 20;
 
-const threadItem = jsonObject({ id: aiConversations.id, title: aiConversations.title, updatedAt: isoTime(aiConversations.updatedAt) });
+const threadItem = { id: aiConversations.id, title: aiConversations.title, updatedAt: isoTime(aiConversations.updatedAt) };
 export const HISTORY_PAGE = 100;
 
 /** Chat threads and their messages; every read is scoped to the owner, so another user's id finds nothing. */

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { AppError } from '../lib/app-error.js';
-import type { PullRequestRepository } from '../repositories/pull-request-repository.js';
-import type { OrgAccess } from './org-access.js';
+import { isUuid } from '../lib/ids.js';
+import { EMPTY_PAGE, type PullRequestRepository } from '../repositories/pull-request-repository.js';
+import { noSuchOrganization, type OrgAccess } from './org-access.js';
 import type { PullRequestDiffs } from './pull-request-diffs.js';
 import type { listQuery } from '../routes/pull-requests/pull-requests-schemas.js';
 
@@ -23,18 +24,23 @@ export class PullRequestsService {
 
   /**
    * A page of the pull requests the user may see, or of one space of them (`?org=`), as the JSON
-   * the route sends (built by the database). An organization the user is not in: 404.
+   * the route sends (built by the database). An organization the user is not in: 404. The page's
+   * statement reads the membership itself and lists nothing to a non-member, so the role is read
+   * apart only to tell an empty page from a stranger's (or an id that cannot be an organization's).
    */
   async list(userId: string, query: ListQuery, cursor = query.lastUpdatedAt): Promise<string> {
-    if (query.org !== undefined && query.org !== 'personal') await this.access.role(query.org, userId);
-    return this.pullRequests.listPage(userId, {
-      space: query.org === undefined || query.org === 'personal' ? query.org : { orgId: query.org.toLowerCase() },
+    const orgId = query.org === undefined || query.org === 'personal' ? undefined : query.org.toLowerCase();
+    if (orgId !== undefined && !isUuid(orgId)) throw noSuchOrganization();
+    const page = await this.pullRequests.listPage(userId, {
+      space: query.org === 'personal' ? 'personal' : orgId === undefined ? undefined : { orgId },
       cursor,
       search: query.search,
       status: query.reviewStatus === 'all' ? undefined : query.reviewStatus,
       repositories: query.repo,
       order: query.order,
     });
+    if (orgId !== undefined && page === EMPTY_PAGE) await this.access.role(orgId, userId);
+    return page;
   }
 
   summary(userId: string, since: Date | undefined, search: string | undefined): Promise<string> {

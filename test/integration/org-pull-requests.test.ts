@@ -63,15 +63,28 @@ describe("an organization's pull requests", () => {
       await reviewed();
       const all = await list(lead);
       expect(all.map((item) => item.prId).sort()).toEqual([teamPr, personalPr].sort());
-      expect(all.find((item) => item.prId === teamPr)!.org).toEqual({ id: org.id, name: 'Shared Reviews' });
+      const teamOrg = { id: org.id, name: 'Shared Reviews' };
+      expect(all.find((item) => item.prId === teamPr)!.org).toEqual(teamOrg);
       expect(all.find((item) => item.prId === personalPr)!.org).toBeNull();
-      expect((await list(lead, `?org=${org.id}`)).map((item) => item.prId)).toEqual([teamPr]);
-      expect((await list(lead, '?org=personal')).map((item) => item.prId)).toEqual([personalPr]);
-      expect((await list(lead, `?org=${org.id}&reviewStatus=completed&search=team`)).map((item) => item.prId)).toEqual([teamPr]);
+      // Each list shape reads `org` its own way (once per space, once per page, per row for a search): all say the same.
+      const spaceOf = (items: ListItem[]) => items.map((item) => [item.prId, item.org]);
+      expect(spaceOf(await list(lead, `?org=${org.id}`))).toEqual([[teamPr, teamOrg]]);
+      expect(spaceOf(await list(lead, '?org=personal'))).toEqual([[personalPr, null]]);
+      expect(spaceOf(await list(lead, '?search=team'))).toEqual([[teamPr, teamOrg]]);
+      expect(spaceOf(await list(lead, '?search=side'))).toEqual([[personalPr, null]]);
+      expect(spaceOf(await list(lead, `?org=${org.id}&reviewStatus=completed&search=team`))).toEqual([[teamPr, teamOrg]]);
 
       expect((await list(member)).map((item) => item.prId)).toEqual([teamPr]);
       expect((await list(member, `?org=${org.id.toUpperCase()}`)).map((item) => item.prId)).toEqual([teamPr]);
       expect(await list(member, '?org=personal')).toEqual([]);
+    });
+
+    it('answers an empty page, not 404, for an organization of the caller without pull requests', async () => {
+      const empty = (await call(lead, 'POST', '/orgs', { name: 'Quiet Team' })).json<Org>();
+      const response = await call(lead, 'GET', `/pull-request/list?org=${empty.id}`);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toEqual([]);
+      expect((await call(member, 'GET', `/pull-request/list?org=${empty.id}`)).statusCode).toBe(404);
     });
 
     it("lets a member read the review and the diff, re-run it and give a verdict", async () => {
