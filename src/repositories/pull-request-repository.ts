@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, isNull, lte, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lte, or, sql, type Placeholder, type SQLWrapper } from 'drizzle-orm';
 import type { Database, DatabaseHandle, Executor } from '../db/database.js';
 import { apiPrIdSql } from '../lib/ids.js';
 import { isoTime, jsonPage, JsonPageStatements, nestedObject, SPACE_LABEL, type JsonFields, type Spaces } from '../db/json-page.js';
