@@ -66,9 +66,11 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)('ROL
       await reviewedOverHttp(server.url!, github, 'one-process-1');
       expect(server.output()).toContain('worker thread ready');
 
-      // The review ran in the thread; the API's scrape sums its counts with the main thread's.
-      const scrape = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
-      expect(scrape).toMatch(/queue_job_duration_seconds_count\{queue="extractedPrContent",outcome="completed"\} 1\b/);
+      // The review ran in the thread; the API's scrape sums its counts with the main thread's. The
+      // job's duration is counted when its handler returns, a moment after the review is stored.
+      const scrapeMetrics = async () => (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+      await expect.poll(scrapeMetrics, { timeout: 10_000 }).toMatch(/queue_job_duration_seconds_count\{queue="extractedPrContent",outcome="completed"\} 1\b/);
+      const scrape = await scrapeMetrics();
       expect(scrape).toMatch(/reviews_finished_total\{outcome="completed",mode="[a-z]+"\} 1\b/);
       expect(scrape).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/webhook",status="200"\} 1\b/);
       // The queue depths are read once, by the scraping thread.
