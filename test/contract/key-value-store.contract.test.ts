@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withLock } from '../../src/adapters/kv/key-value-lock.js';
 import { getJson, setJson, type KeyValueStore } from '../../src/adapters/kv/key-value-store.js';
 import { MemoryKeyValueStore } from '../../src/adapters/kv/memory-key-value-store.js';
 import { RedisKeyValueStore } from '../../src/adapters/kv/redis-key-value-store.js';
@@ -153,6 +154,51 @@ describe.each(implementations)('KeyValueStore contract: $name', ({ create }) => 
     expect(await getJson(store, k)).toEqual({ a: 1 });
     await expect.poll(() => getJson(store, k), UNTIL_EXPIRED).toBeNull();
     expect(Date.now() - start).toBeLessThan(900);
+  });
+
+  it('two takes of one key at once: only one gets the value', async () => {
+    const k = key('take-race');
+    await store.set(k, 'once');
+    expect((await Promise.all([store.take(k), store.take(k)])).sort()).toEqual(['once', null].sort());
+  });
+
+  it('setIfAbsent sets a free key once, even to callers at the same moment, and frees it after its TTL', async () => {
+    const k = key('if-absent');
+    expect(await Promise.all([store.setIfAbsent(k, 'a', 0.3), store.setIfAbsent(k, 'b', 0.3)])).toEqual([true, false]);
+    expect(await store.get(k)).toBe('a');
+    await expect.poll(() => store.get(k), UNTIL_EXPIRED).toBeNull();
+    expect(await store.setIfAbsent(k, 'c', 1)).toBe(true);
+  });
+
+  it('deleteIfEquals deletes only while the key still holds the value', async () => {
+    const k = key('if-equals');
+    await store.set(k, 'mine');
+    await store.deleteIfEquals(k, 'theirs');
+    expect(await store.get(k)).toBe('mine');
+    await store.deleteIfEquals(k, 'mine');
+    expect(await store.get(k)).toBeNull();
+    await expect(store.deleteIfEquals(key('if-equals-missing'), 'x')).resolves.toBeUndefined();
+  });
+
+  it('withLock runs one holder at a time, frees the lock when the work throws, and gives up after its wait', async () => {
+    const k = key('lock');
+    const order: string[] = [];
+    const holder = (name: string) => withLock(store, k, { ttlSeconds: 10, waitMs: 5_000 }, async () => {
+      order.push(`${name} in`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      order.push(`${name} out`);
+    });
+    await Promise.all([holder('a'), holder('b')]);
+    const [first, second] = [order[0]!.split(' ')[0], order[2]!.split(' ')[0]];
+    expect(order).toEqual([`${first} in`, `${first} out`, `${second} in`, `${second} out`]);
+    expect([first, second].sort()).toEqual(['a', 'b']);
+
+    await expect(withLock(store, k, { ttlSeconds: 10, waitMs: 1_000 }, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await store.get(k)).toBeNull();
+
+    await store.set(k, 'someone else', 10);
+    await expect(withLock(store, k, { ttlSeconds: 10, waitMs: 100 }, async () => 'never')).rejects.toThrow(/stayed locked/);
+    expect(await store.get(k)).toBe('someone else');
   });
 
   it('answers ping', async () => {

@@ -1,6 +1,7 @@
 /**
- * A cache beside the database (sessions, BYOK records, OAuth state). The database stays the
- * source of truth: a lost entry costs a query, never data.
+ * A cache beside the database (sessions, BYOK records, OAuth state), and short locks between the
+ * processes that share it. The database stays the source of truth: a lost entry costs a query, never
+ * data.
  */
 export interface KeyValueStore {
   get(key: string): Promise<string | null>;
@@ -8,6 +9,10 @@ export interface KeyValueStore {
   /** Reads and deletes in one step, so a single-use value can be used once. */
   take(key: string): Promise<string | null>;
   delete(...keys: string[]): Promise<void>;
+  /** Sets `key` only when it holds nothing; true when this call set it (a lock taken). */
+  setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
+  /** Deletes `key` only while it still holds `value`: a lock is released by its holder, never by a later one. */
+  deleteIfEquals(key: string, value: string): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

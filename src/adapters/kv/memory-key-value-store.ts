@@ -13,21 +13,16 @@ export class MemoryKeyValueStore implements KeyValueStore {
   private readonly sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS).unref();
 
   async get(key: string): Promise<string | null> {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return null;
-    if (entry.expiresAt <= Date.now()) {
-      this.entries.delete(key);
-      return null;
-    }
-    return entry.value;
+    return this.live(key);
   }
 
   async set(key: string, value: string, ttlSeconds?: number): Promise<void> {
     this.entries.set(key, { value, expiresAt: ttlSeconds === undefined ? Infinity : Date.now() + ttlSeconds * 1000 });
   }
 
+  // No await between the read and the delete: two takes of one key cannot both get its value.
   async take(key: string): Promise<string | null> {
-    const value = await this.get(key);
+    const value = this.live(key);
     this.entries.delete(key);
     return value;
   }
@@ -36,11 +31,33 @@ export class MemoryKeyValueStore implements KeyValueStore {
     for (const key of keys) this.entries.delete(key);
   }
 
+  // No await between the read and the write: two callers cannot both find the key free.
+  async setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    if (this.live(key) !== null) return false;
+    this.entries.set(key, { value, expiresAt: Date.now() + ttlSeconds * 1000 });
+    return true;
+  }
+
+  async deleteIfEquals(key: string, value: string): Promise<void> {
+    if (this.live(key) === value) this.entries.delete(key);
+  }
+
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     this.entries.clear();
+  }
+
+  /** The key's value, null when absent or expired (an expired entry is dropped). */
+  private live(key: string): string | null {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return null;
+    if (entry.expiresAt <= Date.now()) {
+      this.entries.delete(key);
+      return null;
+    }
+    return entry.value;
   }
 
   private sweep() {
