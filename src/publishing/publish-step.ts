@@ -1,3 +1,5 @@
+import { withLock } from '../adapters/kv/key-value-lock.js';
+import type { KeyValueStore } from '../adapters/kv/key-value-store.js';
 import type { Job } from '../adapters/queue/job-queue.js';
 import type { ChangePublisher, HostNote, HostSession, ReviewStatusReport } from '../code-hosts/code-host.js';
 import type { PublishingHosts } from '../code-hosts/code-hosts.js';
@@ -17,6 +19,8 @@ export interface PublishDeps {
   hosts: PublishingHosts;
   publicUrl: string;
   log: Logger;
+  /** Where one pull request's publishing is locked, shared by every worker process. */
+  locks: KeyValueStore;
 }
 
 /** The review's page in the web app (decisions.md §9): the status's details and the summary's link. */
@@ -25,13 +29,25 @@ export const reviewPageUrl = (publicUrl: string, pr: Pick<PullRequest, 'prId' | 
 /** What a publishing job did: posted the finished review, put the status in progress, or nothing (a later run, access lost). */
 export type PublicationOutcome = 'published' | 'check-started' | 'skipped';
 
+/** Longer than any publishing of one run takes; a job waits about as long for the one before it. */
+const PUBLISHING_LOCK = { ttlSeconds: 120, waitMs: 120_000 };
+
 /**
  * `completedReview`: posts a review run on its change, on whichever code host it came from
  * (decisions.md §8, §12). Every write is preceded by reading back what the service already posted
  * (hidden markers), so a job that runs twice posts nothing twice. Publishing never changes the
  * review itself.
+ *
+ * One pull request's jobs publish one at a time: a run that fails at once has its `started` and
+ * `finished` jobs running together, and both would find no status on the commit and create one,
+ * leaving one in progress for good. Each job reads the run and what was posted inside the lock, so
+ * it sees what the job before it did.
  */
-export async function publishReview(deps: PublishDeps, job: Job<'completedReview'>): Promise<PublicationOutcome> {
+export function publishReview(deps: PublishDeps, job: Job<'completedReview'>): Promise<PublicationOutcome> {
+  return withLock(deps.locks, `publishing:${job.payload.pullRequestId}`, PUBLISHING_LOCK, () => publishRun(deps, job));
+}
+
+async function publishRun(deps: PublishDeps, job: Job<'completedReview'>): Promise<PublicationOutcome> {
   const { pullRequestId, runId, phase } = job.payload;
   const run = await deps.reviews.loadRun(pullRequestId);
   // A later run (a push, a re-run) publishes instead.

@@ -128,7 +128,7 @@ export function registerReviewWorkers(app: FastifyInstance, options: ReviewWorke
   queue.process(
     'completedReview',
     traced(async (job) => {
-      const deps = { reviews: repos.reviews, publications: repos.publications, hosts: codeHosts, publicUrl: config.publicUrl, log: publishLog };
+      const deps = { reviews: repos.reviews, publications: repos.publications, hosts: codeHosts, publicUrl: config.publicUrl, log: publishLog, locks: app.kv };
       metrics.publications.inc({ outcome: await publishReview(deps, job) });
     }),
     {

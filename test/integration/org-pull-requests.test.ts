@@ -16,7 +16,8 @@ interface ListItem {
 /**
  * decisions.md §15: an organization's pull request is read by every member (lists with `org` and
  * `?org=`, review information, diffs, re-runs, verdicts) and by nobody else, its author included
- * when not a member. Intake sets a pull request's organization; here the column is set directly.
+ * when not a member. Intake sets a pull request's organization (org-installations-happy.test.ts);
+ * here the column is set directly, so the reading rules are tested without an installation.
  */
 describe("an organization's pull requests", () => {
   let world: ReviewWorld;

@@ -11,8 +11,8 @@ import { deliverPullRequest, reviewWorld, type ReviewWorld } from '../helpers/re
 /**
  * decisions.md §15: a review of an organization's pull request reads the organization's prompt and
  * key (not the author's), is recorded in its usage, and stops at its monthly spend limit with the
- * stated reason, losing nothing. Intake does not set a pull request's organization yet (the
- * code-host work does): the test moves the pull request in by its column, as intake will.
+ * stated reason, losing nothing. The pull request is moved in by its column, so these rules are
+ * tested without an installation; org-team-story.test.ts takes the same path through intake.
  */
 describe("reviews of an organization's pull requests", () => {
   let world: ReviewWorld;
